@@ -1,0 +1,183 @@
+package annotate
+
+import (
+	"go/token"
+	"go/types"
+)
+
+// This file is the seam between annotate and gen: everything gen needs to
+// emit a package's sentinel_gen.go is here, already checked. gen reads these
+// values and the go/types types they carry; it never looks at go/ast.
+
+// Package is the checked model of one Go package's directives.
+type Package struct {
+	Path      string         // import path, e.g. "example.com/shop/orders"
+	Name      string         // package name, e.g. "orders"
+	Dir       string         // directory holding the package's files
+	Types     *types.Package // the type-checked package (without the previous generated file)
+	Resources []*Resource    // in source order (file name, then offset)
+	Wrappers  []*Wrapper     // one per receiver type with annotated methods, in source order
+	// Reserved holds every package-scope name declared by the user's files and
+	// every imported package name, so generated identifiers can avoid them.
+	Reserved map[string]bool
+}
+
+// Resource is one annotated function or method.
+type Resource struct {
+	Name            string         // resource name used by rules (directive `name`, or the default)
+	Pos             token.Position // position of the `//sentinel:resource` comment
+	Func            *Func          // the annotated function or method
+	BlockHandler    *Handler       // nil when the directive has no blockHandler
+	Fallback        *Handler       // nil when the directive has no fallback
+	DefaultFallback *Handler       // nil when the directive has no defaultFallback
+	Ignore          []ErrorMatcher // errors passed through unchanged (checked before Trace)
+	Trace           []ErrorMatcher // if non-empty, only these errors are traced
+	EntryType       EntryType      // directive `entryType`, default EntryOut
+	ResourceType    ResourceType   // directive `resourceType`, default ResourceCommon
+	// GeneratedName is the exported or unexported name of the generated
+	// wrapper: for a method, the method name itself (on the wrapper type); for
+	// a package-level function F, "GuardedF" (or "guardedF" for f).
+	GeneratedName string
+}
+
+// Func describes the annotated function or method's signature.
+type Func struct {
+	Name       string         // function or method name
+	Pos        token.Position // position of the name in its declaration
+	Recv       *Receiver      // nil for a package-level function
+	TypeParams []TypeParam    // type parameters of a generic package-level function
+	Params     []Var          // parameters, receiver excluded
+	Results    []Var          // results
+	Variadic   bool           // the last parameter is ...T (its Var.Type is the slice []T)
+	HasContext bool           // Params[0] has type context.Context
+	// ErrorResult is the index in Results of the result of type error, or -1.
+	// annotate guarantees that, when present, it is the last result.
+	ErrorResult int
+}
+
+// Receiver describes the receiver type of an annotated method.
+type Receiver struct {
+	TypeName   string      // the named type, e.g. "OrderService"
+	Pointer    bool        // the method has a pointer receiver
+	TypeParams []TypeParam // the type parameters of a generic receiver type, in order
+}
+
+// TypeParam is one type parameter with its constraint.
+type TypeParam struct {
+	Name       string
+	Constraint types.Type
+}
+
+// Var is one parameter or result. Name is "" for an unnamed one and may be
+// "_"; gen picks its own names and never relies on these.
+type Var struct {
+	Name string
+	Type types.Type
+}
+
+// Wrapper is the guarded type generated for one receiver type: GuardedT (or
+// guardedT for an unexported t), with constructor NewGuardedT (newGuardedT).
+type Wrapper struct {
+	Recv        *Receiver   // the receiver type being wrapped
+	TypeName    string      // "GuardedT" or "guardedT"
+	Constructor string      // "NewGuardedT" or "newGuardedT"
+	Methods     []*Resource // annotated methods of this type, in source order
+}
+
+// HandlerRole says which directive key named a handler.
+type HandlerRole uint8
+
+const (
+	RoleBlockHandler    HandlerRole = iota // RoleBlockHandler is `blockHandler`.
+	RoleFallback                           // RoleFallback is `fallback`.
+	RoleDefaultFallback                    // RoleDefaultFallback is `defaultFallback`.
+)
+
+// HandlerKind says how a handler is called.
+type HandlerKind uint8
+
+const (
+	// HandlerMethod is a method in the receiver's method set, called on the
+	// wrapped value (possibly promoted through embedding).
+	HandlerMethod HandlerKind = iota
+	// HandlerFunc is a package-level function, in this package (PkgPath equal
+	// to the package's path) or an imported one.
+	HandlerFunc
+)
+
+// Handler is a resolved, signature-checked handler.
+type Handler struct {
+	Role    HandlerRole
+	Kind    HandlerKind
+	Written string         // the name as written in the directive, e.g. "orders.Fallback"
+	PkgPath string         // for HandlerFunc: the import path of the function's package
+	Name    string         // the method or function name
+	Pos     token.Position // position of the handler name inside the directive
+	DeclPos token.Position // position of the handler's declaration
+	// TakesError is true when the handler's last parameter receives the error
+	// (the *runtime.BlockError for a blockHandler, which always takes it; an
+	// error for fallback and defaultFallback, where it is optional).
+	TakesError bool
+	// Type is the handler's signature as declared (for a method, without the
+	// receiver). gen uses it for the compile-time assertion.
+	Type *types.Signature
+}
+
+// MatcherKind says how an ignore/trace entry matches an error.
+type MatcherKind uint8
+
+const (
+	// MatchValue matches with errors.Is against a package-level error variable.
+	MatchValue MatcherKind = iota
+	// MatchType matches with errors.As against a type implementing error.
+	MatchType
+)
+
+// ErrorMatcher is one entry of `ignore=` or `trace=`.
+type ErrorMatcher struct {
+	Kind    MatcherKind
+	Written string         // as written, e.g. "*NotFoundError" or "io.EOF"
+	Pos     token.Position // position inside the directive
+	PkgPath string         // package of the variable or type
+	Name    string         // variable or type name
+	// Type is, for MatchType, the type an errors.As target points to (e.g.
+	// *NotFoundError for "*NotFoundError"); for MatchValue, the variable's type.
+	Type types.Type
+}
+
+// EntryType is the directive's `entryType`.
+type EntryType uint8
+
+const (
+	EntryOut EntryType = iota // EntryOut is `entryType=out`, the default.
+	EntryIn                   // EntryIn is `entryType=in`.
+)
+
+// ResourceType is the directive's `resourceType`; the values match
+// runtime.ResourceType's order.
+type ResourceType uint8
+
+const (
+	ResourceCommon  ResourceType = iota // ResourceCommon is `resourceType=common`, the default.
+	ResourceWeb                         // ResourceWeb is `resourceType=web`.
+	ResourceRPC                         // ResourceRPC is `resourceType=rpc`.
+	ResourceGateway                     // ResourceGateway is `resourceType=gateway`.
+	ResourceDB                          // ResourceDB is `resourceType=db`.
+	ResourceCache                       // ResourceCache is `resourceType=cache`.
+	ResourceMQ                          // ResourceMQ is `resourceType=mq`.
+)
+
+// Diagnostic is one problem found in the code, positioned at the offending
+// directive key or value. Related points at other places that explain it
+// (the handler's declaration, the other resource with the same name).
+type Diagnostic struct {
+	Pos     token.Position
+	Message string
+	Related []RelatedInfo
+}
+
+// RelatedInfo is a secondary position of a Diagnostic.
+type RelatedInfo struct {
+	Pos     token.Position
+	Message string
+}

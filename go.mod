@@ -1,0 +1,10 @@
+module github.com/sentinelgen/sentinelgen
+
+go 1.26.0
+
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

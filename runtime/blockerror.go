@@ -1,0 +1,64 @@
+package runtime
+
+import "errors"
+
+// ErrBlocked is the sentinel error every *BlockError matches with errors.Is,
+// whatever rule caused the block.
+var ErrBlocked = errors.New("sentinel: blocked")
+
+// BlockType says which kind of rule blocked a call.
+type BlockType uint8
+
+const (
+	// BlockTypeFlow is a block by a flow rule (QPS, concurrency, warm-up, rate limiter).
+	BlockTypeFlow BlockType = iota + 1
+	// BlockTypeDegrade is a block by a circuit breaker that is OPEN (or HALF_OPEN with its probe in flight).
+	BlockTypeDegrade
+)
+
+// String returns "flow" or "degrade".
+func (t BlockType) String() string {
+	switch t {
+	case BlockTypeFlow:
+		return "flow"
+	case BlockTypeDegrade:
+		return "degrade"
+	}
+	return "unknown"
+}
+
+// BlockError reports that the runtime refused a call. Values are created when
+// rules are loaded, one per (resource, rule), and shared by every blocked call:
+// they are immutable and must not be modified. The block path therefore never
+// allocates.
+type BlockError struct {
+	typ      BlockType
+	resource string
+	rule     string // human-readable description of the rule, fixed at load time
+	msg      string // precomputed Error() text
+}
+
+func newBlockError(typ BlockType, resource, rule string) *BlockError {
+	return &BlockError{
+		typ:      typ,
+		resource: resource,
+		rule:     rule,
+		msg:      "sentinel: " + typ.String() + " block on resource " + resource + " by " + rule,
+	}
+}
+
+// Error names the resource and the rule that blocked the call.
+func (e *BlockError) Error() string { return e.msg }
+
+// Type says which kind of rule blocked the call.
+func (e *BlockError) Type() BlockType { return e.typ }
+
+// Resource is the name of the blocked resource.
+func (e *BlockError) Resource() string { return e.resource }
+
+// Rule describes the rule that blocked the call.
+func (e *BlockError) Rule() string { return e.rule }
+
+// Is reports whether target is ErrBlocked, so errors.Is(err, ErrBlocked)
+// holds for every block whatever its type.
+func (e *BlockError) Is(target error) bool { return target == ErrBlocked }
