@@ -1,50 +1,214 @@
 package runtime
 
-// SCAFFOLD: placeholder so annotate/gen can compile against the API while the
-// runtime is built. The runtime work replaces this file entirely.
-
 import (
 	"context"
+	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
-// Resource is the handle of one protected resource.
+// Resource is the handle of one guarded resource. Create it once, with
+// NewResource, and keep it (generated code keeps it in a package variable).
+// It points straight at its statistics and at the rule checks in force, so
+// Entry does no map lookup and takes no lock.
 type Resource struct {
 	name string
-	cfg  resourceConfig
+	// rules is the checks in force, swapped whole when rules are loaded; nil
+	// when no rule names the resource.
+	rules atomic.Pointer[ruleSet]
+	stats *node
+	// config packs the traffic type, resource type and whether NewResource
+	// declared the resource (it may exist earlier because a rule named it).
+	config atomic.Uint32
 }
 
-var registry sync.Map
+const declaredBit = 1 << 16
 
-// NewResource returns the resource named name, creating it on first use.
+var registry struct {
+	sync.Mutex
+	byName map[string]*Resource
+}
+
+// NewResource returns the resource named name, creating it on the first call;
+// later calls with the same name return the same handle. Options apply on the
+// first declaring call only. Rules loaded before the resource existed apply
+// to it at once.
 func NewResource(name string, opts ...ResourceOption) *Resource {
-	if r, ok := registry.Load(name); ok {
-		return r.(*Resource)
-	}
-	r := &Resource{name: name}
+	var cfg resourceConfig
 	for _, o := range opts {
-		o(&r.cfg)
+		o(&cfg)
 	}
-	actual, _ := registry.LoadOrStore(name, r)
-	return actual.(*Resource)
+	registry.Lock()
+	defer registry.Unlock()
+	r := lookupOrCreateLocked(name)
+	if r.config.Load()&declaredBit == 0 {
+		r.config.Store(declaredBit | uint32(cfg.resourceType)<<8 | uint32(cfg.traffic))
+	}
+	return r
+}
+
+// lookupOrCreateLocked finds or creates a resource without declaring it.
+// Callers hold registry's lock.
+func lookupOrCreateLocked(name string) *Resource {
+	if registry.byName == nil {
+		registry.byName = map[string]*Resource{}
+	}
+	if r, ok := registry.byName[name]; ok {
+		return r
+	}
+	r := &Resource{name: name, stats: newNode()}
+	registry.byName[name] = r
+	return r
+}
+
+// Resources returns every resource declared with NewResource, sorted by name.
+func Resources() []*Resource {
+	registry.Lock()
+	defer registry.Unlock()
+	out := make([]*Resource, 0, len(registry.byName))
+	for _, r := range registry.byName {
+		if r.config.Load()&declaredBit != 0 {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // Name returns the resource name.
 func (r *Resource) Name() string { return r.name }
 
-// EntryOption configures one Entry call.
-type EntryOption struct{ prioritized bool }
+// TrafficType returns the traffic type given to NewResource.
+func (r *Resource) TrafficType() TrafficType { return TrafficType(r.config.Load() & 0xff) }
 
-// Entry is one admitted call.
-type Entry struct{ r *Resource }
+// ResourceType returns the resource type given to NewResource.
+func (r *Resource) ResourceType() ResourceType { return ResourceType(r.config.Load() >> 8 & 0xff) }
 
-// Entry asks to run one call of the resource.
-func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *BlockError) {
-	return Entry{r: r}, nil
+// Entry is one admitted call. Call Exit exactly once when the call ends
+// (usually with defer); call TraceError with the call's business error, if
+// any, before Exit. The zero Entry, which Resource.Entry returns with a
+// block, does nothing on Exit or TraceError.
+type Entry struct {
+	res     *Resource
+	rules   *ruleSet // the checks this call passed, which judge its outcome
+	via     *node    // statistics of the call's entrance, when a chain rule tracks it
+	startNs int64
+	acquire int32
+	probes  uint64 // bit i: this call is the probe of rules.degrade[i]
+	failed  bool
+	exited  bool
 }
 
-// Exit ends the call.
-func (e *Entry) Exit() {}
+// Entry asks to run one call of the resource. It returns a nil *BlockError
+// when the call may proceed, or the preallocated error of the first rule that
+// blocks it. Flow rules are checked first, in load order, then circuit
+// breakers. ctx carries the entrance for chain rules; it is only consulted
+// when such a rule exists. A call may sleep through the Clock when a rate
+// limiter queues it or a prioritized call borrows from the next window.
+func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *BlockError) {
+	acquire, prioritized := int64(1), false
+	for _, o := range opts {
+		if o.acquire > 0 {
+			acquire = int64(o.acquire)
+		}
+		prioritized = prioritized || o.prioritized
+	}
+	nowNs := nowNanos()
+	rs := r.rules.Load()
+	if rs == nil {
+		r.stats.enter(nowNs/1e6, acquire, true)
+		return Entry{res: r, startNs: nowNs, acquire: int32(acquire)}, nil
+	}
+	var via *node
+	if rs.chained != nil {
+		via = rs.chained[EntranceFrom(ctx)]
+	}
+	counted := true
+	for _, f := range rs.flow {
+		switch f.check(r, via, nowNs, acquire, prioritized) {
+		case verdictBlock:
+			r.recordBlock(rs, via, nowNs/1e6, acquire)
+			return Entry{}, f.blocked
+		case verdictWaited:
+			nowNs = nowNanos()
+		case verdictBorrowed:
+			nowNs = nowNanos()
+			counted = false
+		}
+	}
+	nowMs := nowNs / 1e6
+	var probes uint64
+	for i, b := range rs.degrade {
+		pass, probe := b.tryPass(nowMs)
+		if !pass {
+			// A probe admitted by an earlier breaker will never complete:
+			// put that breaker back to OPEN rather than leave it HALF_OPEN.
+			for j := range i {
+				if probes&(1<<j) != 0 {
+					rs.degrade[j].abandonProbe(nowMs)
+				}
+			}
+			r.recordBlock(rs, via, nowMs, acquire)
+			return Entry{}, b.blocked
+		}
+		if probe {
+			probes |= 1 << i
+		}
+	}
+	r.stats.enter(nowMs, acquire, counted)
+	if via != nil {
+		via.enter(nowMs, acquire, counted)
+	}
+	for _, w := range rs.ownWindows {
+		w.Add(nowMs, 0, acquire)
+	}
+	return Entry{res: r, rules: rs, via: via, startNs: nowNs, acquire: int32(acquire), probes: probes}, nil
+}
 
-// TraceError records a business error.
-func (e *Entry) TraceError(err error) {}
+func (r *Resource) recordBlock(_ *ruleSet, via *node, nowMs, acquire int64) {
+	r.stats.block(nowMs, acquire)
+	if via != nil {
+		via.block(nowMs, acquire)
+	}
+}
+
+// TraceError marks the call as failed when err is not nil, for the error
+// statistics and the error-based breakers. Only traced errors count. Calls
+// after Exit are ignored.
+func (e *Entry) TraceError(err error) {
+	if err != nil && !e.exited {
+		e.failed = true
+	}
+}
+
+// Exit ends the call: it records the response time (at the Clock's
+// precision, milliseconds with the default clock), success and error counts,
+// and lets circuit breakers judge the outcome. Later calls do nothing.
+func (e *Entry) Exit() {
+	if e.res == nil || e.exited {
+		return
+	}
+	e.exited = true
+	nowNs := nowNanos()
+	nowMs := nowNs / 1e6
+	rtMs := nowMs - e.startNs/1e6
+	acquire := int64(e.acquire)
+	e.res.stats.exit(nowMs, rtMs, acquire, e.failed)
+	if e.via != nil {
+		e.via.exit(nowMs, rtMs, acquire, e.failed)
+	}
+	if e.rules != nil {
+		for i, b := range e.rules.degrade {
+			b.onComplete(nowMs, rtMs, e.failed, e.probes&(1<<i) != 0)
+		}
+	}
+}
+
+// RT returns how long the call has run so far, read from the Clock.
+func (e *Entry) RT() time.Duration {
+	if e.res == nil {
+		return 0
+	}
+	return time.Duration(nowNanos() - e.startNs)
+}

@@ -1,0 +1,58 @@
+package annotate
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestDiagnosticFormat(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Diagnostic{
+		Pos:     token.Position{Filename: filepath.Join(wd, "svc", "svc.go"), Line: 12, Column: 34},
+		Message: "blockHandler x has the wrong signature",
+		Related: []RelatedInfo{{Pos: token.Position{Filename: "/elsewhere/h.go", Line: 3, Column: 6}, Message: "x declared here"}},
+	}
+	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature", d.String())
+	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Detail())
+	assert.Equal(t, "svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Format(filepath.Join(wd, "svc")))
+	assert.Equal(t, "no position", Diagnostic{Message: "no position"}.String())
+}
+
+func TestParsePosition(t *testing.T) {
+	tests := []struct {
+		in   string
+		want token.Position
+	}{
+		{"/a/b.go:3:7", token.Position{Filename: "/a/b.go", Line: 3, Column: 7}},
+		{"/a/b.go:3", token.Position{Filename: "/a/b.go", Line: 3}},
+		{"C:/a/b.go:3:7", token.Position{Filename: "C:/a/b.go", Line: 3, Column: 7}},
+		{"/a/b.go", token.Position{Filename: "/a/b.go"}},
+		{"-", token.Position{}},
+		{"", token.Position{}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, parsePosition(tt.in), tt.in)
+	}
+}
+
+func TestSortDiagnostics(t *testing.T) {
+	ds := []Diagnostic{
+		{Pos: token.Position{Filename: "b.go", Line: 1, Column: 1}, Message: "4"},
+		{Pos: token.Position{Filename: "a.go", Line: 2, Column: 1}, Message: "3"},
+		{Pos: token.Position{Filename: "a.go", Line: 1, Column: 9}, Message: "2"},
+		{Pos: token.Position{Filename: "a.go", Line: 1, Column: 2}, Message: "1"},
+	}
+	sortDiagnostics(ds)
+	var got string
+	for _, d := range ds {
+		got += d.Message
+	}
+	assert.Equal(t, "1234", got)
+}

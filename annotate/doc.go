@@ -1,0 +1,78 @@
+// Package annotate finds //sentinel:resource directives, checks them against
+// the type-checked code, and turns them into the model that package gen
+// writes wrappers from.
+//
+// # Directive
+//
+// A directive is a line of the doc comment of a method or package-level
+// function. Like //go:generate, it has no space after the slashes, so gofmt
+// keeps it and go doc hides it:
+//
+//	// CreateOrder places an order.
+//	//
+//	//sentinel:resource name=createOrder blockHandler=createOrderBlocked fallback=createOrderFallback
+//	func (s *OrderService) CreateOrder(ctx context.Context, req *Req) (*Order, error)
+//
+// The arguments are key=value pairs separated by blanks. A value that holds
+// blanks or '=' is written as a Go double-quoted string: name="GET /orders".
+// ParseDirective documents the grammar.
+//
+// # Keys
+//
+//   - name: the resource name rules refer to. The default is the import path
+//     followed by .Type.Method for a method or .Func for a function, e.g.
+//     example.com/shop/orders.OrderService.CreateOrder. Names must be unique
+//     among all packages of one run.
+//   - blockHandler: called instead of the method when the runtime blocks the
+//     call.
+//   - fallback: called when the method returns a traced error, and on a block
+//     when there is no blockHandler.
+//   - defaultFallback: like fallback, but shared by many methods, so it
+//     takes none of their parameters.
+//   - ignore: errors passed through unchanged: neither traced nor handed to a
+//     fallback. trace: when given, only these errors are traced; others pass
+//     through. Both are comma-separated lists of package-level error
+//     variables (Err, pkg.Err; matched with errors.Is) and error types (T,
+//     *T, pkg.T, *pkg.T; matched with errors.As). ignore wins over trace.
+//   - entryType: in or out (default out). resourceType: common (default),
+//     web, rpc, gateway, db, cache or mq.
+//
+// # Handlers
+//
+// For a method of T, a plain name h is looked up in the method set of *T
+// (so methods promoted from embedded fields count, as a Java superclass's
+// do), then among the package's functions. pkg.H names an exported function
+// of a package the file imports, by the file's name for it (Java's
+// blockHandlerClass and fallbackClass). The handlers of a package-level
+// function are functions. The handlers of a method of a generic type are
+// methods of that type; those of a generic function are generic functions
+// with as many type parameters, instantiated with the function's own.
+//
+// With the method's parameters P (receiver excluded) and results R:
+//
+//	blockHandler     func(P, blockErr *runtime.BlockError) R
+//	fallback         func(P) R   or   func(P, err error) R
+//	defaultFallback  func() R    or   func(err error) R
+//
+// A handler of a variadic method M(a A, opts ...O) takes the variadic
+// parameter as a slice, h(a A, opts []O, ...), and may not itself be
+// variadic. A method whose results do not end in error can report a block
+// only through a handler, so it needs at least one.
+//
+// # Generated names
+//
+// gen declares, for a type T with guarded methods, GuardedT and NewGuardedT
+// (guardedT and newGuardedT for an unexported t: orderService gives
+// guardedOrderService), and GuardedF (guardedF) for a function F. A user
+// declaration with one of those names is reported.
+//
+// # Loading
+//
+// Load uses golang.org/x/tools/go/packages with syntax and types for the
+// target packages and compiler export data for their dependencies. The
+// previous output, GeneratedFileName, is reduced to its package clause
+// during the load, so a stale file never blocks regeneration; the
+// "undefined" errors this causes for the generated names themselves are
+// tolerated, and every other error is reported. Check runs the same checks
+// on one package that is already type-checked, for use by an analyzer.
+package annotate

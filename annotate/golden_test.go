@@ -1,0 +1,211 @@
+package annotate
+
+import (
+	"flag"
+	"fmt"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the diagnostics.golden and model.golden files of testdata/golden")
+
+// goldenRoot is the testdata module holding one case per directory.
+var goldenRoot = filepath.Join("..", "testdata", "golden")
+
+// goldenModule is the testdata module's path; each case is one directory.
+const goldenModule = "example.com/golden/"
+
+// caseOf maps a package of the golden module to its case, so that resource
+// names need to be unique only within a case.
+func caseOf(pkgPath string) string {
+	c, _, _ := strings.Cut(strings.TrimPrefix(pkgPath, goldenModule), "/")
+	return c
+}
+
+// TestGolden loads every case of testdata/golden and compares its
+// diagnostics with diagnostics.golden (absent: none wanted). Cases named
+// ok_* also compare a dump of the model with model.golden, so that what
+// annotate resolves (handler kinds, matchers, names) is pinned down. All
+// cases are loaded by one go list run, which is what keeps this test fast;
+// TestLoadOneCase covers Load on a single case directory.
+func TestGolden(t *testing.T) {
+	root, err := filepath.Abs(goldenRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, diags, err := load(root, []string{"./..."}, Options{}, caseOf)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claimed := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		dir := filepath.Join(root, name)
+		var caseDiags []Diagnostic
+		for _, d := range diags {
+			if inDir(d.Pos.Filename, dir) {
+				caseDiags = append(caseDiags, d)
+			}
+		}
+		var casePkgs []*Package
+		for _, p := range pkgs {
+			if caseOf(p.Path) == name {
+				casePkgs = append(casePkgs, p)
+			}
+		}
+		claimed += len(caseDiags)
+		t.Run(name, func(t *testing.T) {
+			checkCase(t, name, dir, casePkgs, caseDiags)
+		})
+	}
+	if claimed != len(diags) {
+		t.Errorf("%d diagnostics are outside every case directory", len(diags)-claimed)
+		for _, d := range diags {
+			t.Log(d.Format(root))
+		}
+	}
+}
+
+// TestLoadOneCase runs the exported Load on single cases, relative to their
+// directory, as cmd/sentinelgen does, and compares with the same goldens.
+func TestLoadOneCase(t *testing.T) {
+	for _, name := range []string{"err_dup_name", "ok_stale_generated"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir, err := filepath.Abs(filepath.Join(goldenRoot, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkgs, diags, err := Load(dir, []string{"./..."}, Options{})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			checkCase(t, name, dir, pkgs, diags)
+		})
+	}
+}
+
+func inDir(file, dir string) bool {
+	return strings.HasPrefix(file, dir+string(filepath.Separator))
+}
+
+// checkCase compares one case's results with its golden files.
+func checkCase(t *testing.T, name, dir string, pkgs []*Package, diags []Diagnostic) {
+	t.Helper()
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString(d.Format(dir))
+		b.WriteByte('\n')
+	}
+	compareGolden(t, filepath.Join(dir, "diagnostics.golden"), b.String())
+	if strings.HasPrefix(name, "ok_") {
+		compareGolden(t, filepath.Join(dir, "model.golden"), dumpModels(pkgs, dir))
+	}
+	if strings.HasPrefix(name, "err_") && len(diags) == 0 {
+		t.Errorf("error case %s produced no diagnostics", name)
+	}
+}
+
+// compareGolden compares got with the file's content, or rewrites the file
+// under -update. An absent file stands for empty content, and empty content
+// is written by removing the file.
+func compareGolden(t *testing.T, file, got string) {
+	t.Helper()
+	if *update {
+		if got == "" {
+			if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run go test ./annotate -run TestGolden -update to accept):\n--- got\n%s--- want\n%s", filepath.Base(file), got, want)
+	}
+}
+
+// dumpModels renders the parts of the models that annotate decides, one
+// line per fact, with positions relative to dir.
+func dumpModels(pkgs []*Package, dir string) string {
+	var b strings.Builder
+	for _, p := range pkgs {
+		qf := types.RelativeTo(p.Types)
+		fmt.Fprintf(&b, "package %s (%s)\n", p.Name, p.Path)
+		for _, w := range p.Wrappers {
+			fmt.Fprintf(&b, "  wrapper %s %s for %s%s pointer=%v methods=%d\n", w.TypeName, w.Constructor, w.Recv.TypeName, typeParamText(w.Recv.TypeParams, qf), w.Recv.Pointer, len(w.Methods))
+		}
+		for _, r := range p.Resources {
+			f := r.Func
+			fmt.Fprintf(&b, "  resource %q %s at %s\n", r.Name, r.GeneratedName, strings.TrimSuffix(formatPos(r.Pos, dir), ": "))
+			recv := ""
+			if f.Recv != nil {
+				recv = fmt.Sprintf("(%s%s pointer=%v) ", f.Recv.TypeName, typeParamText(f.Recv.TypeParams, qf), f.Recv.Pointer)
+			}
+			fmt.Fprintf(&b, "    func %s%s%s params=%s results=%s variadic=%v context=%v errorResult=%d\n",
+				recv, f.Name, typeParamText(f.TypeParams, qf), varsText(f.Params, qf), varsText(f.Results, qf), f.Variadic, f.HasContext, f.ErrorResult)
+			fmt.Fprintf(&b, "    entryType=%d resourceType=%d\n", r.EntryType, r.ResourceType)
+			for _, h := range []*Handler{r.BlockHandler, r.Fallback, r.DefaultFallback} {
+				if h == nil {
+					continue
+				}
+				kind := "method"
+				if h.Kind == HandlerFunc {
+					kind = "func " + h.PkgPath
+				}
+				fmt.Fprintf(&b, "    %s %s -> %s %s takesError=%v type=%s\n", roleKeys[h.Role], h.Written, kind, h.Name, h.TakesError, types.TypeString(h.Type, qf))
+			}
+			for _, m := range r.Ignore {
+				fmt.Fprintf(&b, "    ignore %s\n", matcherText(m, qf))
+			}
+			for _, m := range r.Trace {
+				fmt.Fprintf(&b, "    trace %s\n", matcherText(m, qf))
+			}
+		}
+	}
+	return b.String()
+}
+
+func typeParamText(tps []TypeParam, qf types.Qualifier) string {
+	if len(tps) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, tp := range tps {
+		parts = append(parts, tp.Name+" "+types.TypeString(tp.Constraint, qf))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func varsText(vs []Var, qf types.Qualifier) string {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, strings.TrimSpace(v.Name+" "+types.TypeString(v.Type, qf)))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func matcherText(m ErrorMatcher, qf types.Qualifier) string {
+	kind := "errors.Is"
+	if m.Kind == MatchType {
+		kind = "errors.As"
+	}
+	return fmt.Sprintf("%s -> %s %s.%s type=%s", m.Written, kind, m.PkgPath, m.Name, types.TypeString(m.Type, qf))
+}

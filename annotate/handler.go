@@ -1,0 +1,399 @@
+package annotate
+
+import (
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+)
+
+// RuntimePath is the import path of the runtime package whose *BlockError a
+// blockHandler receives.
+const RuntimePath = "github.com/sentinelgen/sentinelgen/runtime"
+
+// handlerSite is the annotated declaration a handler is resolved for.
+type handlerSite struct {
+	fn   *Func
+	sig  *types.Signature
+	file *ast.File
+}
+
+// generic reports whether the annotated method's receiver type is generic.
+func (s handlerSite) genericRecv() bool { return s.fn.Recv != nil && len(s.fn.Recv.TypeParams) > 0 }
+
+var roleKeys = [...]string{
+	RoleBlockHandler:    KeyBlockHandler,
+	RoleFallback:        KeyFallback,
+	RoleDefaultFallback: KeyDefaultFallback,
+}
+
+// handler resolves and checks the handler named by arg.
+func (c *checker) handler(role HandlerRole, arg Arg, site handlerSite) *Handler {
+	h := &Handler{Role: role, Written: arg.Value, Pos: arg.ValuePos}
+	key := roleKeys[role]
+	fn := c.lookupHandler(key, arg, site, h)
+	if fn == nil {
+		return nil
+	}
+	h.DeclPos = c.position(fn.Pos())
+	h.Type = fn.Type().(*types.Signature)
+	if h.Kind == HandlerMethod {
+		// The method's signature without its receiver, as gen asserts it.
+		h.Type = types.NewSignatureType(nil, nil, nil, h.Type.Params(), h.Type.Results(), h.Type.Variadic())
+	}
+	if !c.checkHandlerSignature(role, h, site) {
+		return nil
+	}
+	return h
+}
+
+// lookupHandler finds the function or method named by arg, filling h's
+// Kind, PkgPath and Name, or reports why there is none.
+func (c *checker) lookupHandler(key string, arg Arg, site handlerSite, h *Handler) *types.Func {
+	qual, name, qualified := strings.Cut(arg.Value, ".")
+	if qualified {
+		return c.lookupImportedFunc(key, arg, qual, name, site, h)
+	}
+	name = qual
+	h.Name = name
+	if site.fn.Recv != nil {
+		if m, settled := c.lookupMethod(key, arg, name, site, h); settled {
+			return m
+		}
+	}
+	obj := c.pkg.Scope().Lookup(name)
+	if fn, ok := obj.(*types.Func); ok && c.isUserObject(fn) {
+		if site.genericRecv() {
+			c.report(arg.ValuePos, "%s %s is a function, but the handlers of a method of the generic type %s must be methods of %s",
+				key, name, site.fn.Recv.TypeName, site.fn.Recv.TypeName).Related = declaredHere(c, fn)
+			return nil
+		}
+		h.Kind, h.PkgPath = HandlerFunc, c.pkg.Path()
+		return fn
+	}
+	if obj != nil && c.isUserObject(obj) {
+		c.report(arg.ValuePos, "%s %s is %s, not a function", key, name, objectKind(obj)).Related = declaredHere(c, obj)
+		return nil
+	}
+	if owner, m := c.methodOfOtherType(name, site); m != nil {
+		if site.fn.Recv == nil {
+			c.report(arg.ValuePos, "%s %s is a method of %s; the handlers of function %s must be functions", key, name, owner, site.fn.Name).Related = declaredHere(c, m)
+		} else {
+			c.report(arg.ValuePos, "%s %s is a method of %s, not of %s; a handler must be in %s's method set or a function",
+				key, name, owner, site.fn.Recv.TypeName, site.fn.Recv.TypeName).Related = declaredHere(c, m)
+		}
+		return nil
+	}
+	where := "package " + c.pkg.Name()
+	candidates := c.packageFuncs()
+	if site.fn.Recv != nil {
+		where = "the method set of " + site.fn.Recv.TypeName + " or package " + c.pkg.Name()
+		candidates = append(candidates, c.methodNames(site)...)
+	}
+	c.report(arg.ValuePos, "%s %s not found in %s%s", key, name, where, didYouMean(name, candidates))
+	return nil
+}
+
+// lookupMethod looks name up in the method set of the annotated method's
+// receiver (through embedded fields, and on the pointer so that both value
+// and pointer methods count). settled is false when the name is not in the
+// method set, so the caller goes on to package functions.
+func (c *checker) lookupMethod(key string, arg Arg, name string, site handlerSite, h *Handler) (m *types.Func, settled bool) {
+	recv := site.sig.Recv().Type()
+	if _, ok := recv.(*types.Pointer); !ok {
+		recv = types.NewPointer(recv)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(recv, true, c.pkg, name)
+	switch obj := obj.(type) {
+	case *types.Func:
+		if !c.isUserObject(obj) {
+			return nil, false
+		}
+		h.Kind = HandlerMethod
+		return obj, true
+	case *types.Var:
+		c.report(arg.ValuePos, "%s %s is a field of %s, not a method", key, name, site.fn.Recv.TypeName).Related = declaredHere(c, obj)
+		return nil, true
+	}
+	return nil, false
+}
+
+// lookupImportedFunc resolves pkg.Func through the file's imports.
+func (c *checker) lookupImportedFunc(key string, arg Arg, qual, name string, site handlerSite, h *Handler) *types.Func {
+	h.Kind, h.Name = HandlerFunc, name
+	pn, _ := c.fileScope(site.file).Lookup(qual).(*types.PkgName)
+	if pn == nil {
+		c.report(arg.ValuePos, "%s %s: %s is not a package imported by %s", key, arg.Value, qual, baseName(c.position(site.file.Package).Filename))
+		return nil
+	}
+	if site.genericRecv() {
+		c.report(arg.ValuePos, "%s %s is a function, but the handlers of a method of the generic type %s must be methods of %s",
+			key, arg.Value, site.fn.Recv.TypeName, site.fn.Recv.TypeName)
+		return nil
+	}
+	imported := pn.Imported()
+	h.PkgPath = imported.Path()
+	obj := imported.Scope().Lookup(name)
+	switch {
+	case obj == nil:
+		c.report(arg.ValuePos, "%s %s not found: package %s has no function %s%s", key, arg.Value, imported.Name(), name,
+			didYouMean(name, exportedFuncs(imported)))
+		return nil
+	case !obj.Exported():
+		c.report(arg.ValuePos, "%s %s is not exported by package %s", key, arg.Value, imported.Name())
+		return nil
+	}
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		c.report(arg.ValuePos, "%s %s is %s, not a function", key, arg.Value, objectKind(obj)).Related = declaredHere(c, obj)
+		return nil
+	}
+	return fn
+}
+
+// fileScope returns the scope holding a file's imports.
+func (c *checker) fileScope(f *ast.File) *types.Scope {
+	if s := c.info.Scopes[f]; s != nil {
+		return s
+	}
+	return types.NewScope(nil, 0, 0, "empty")
+}
+
+// methodOfOtherType finds a method called name on another named type of the
+// package, for a precise message when a handler is on the wrong type.
+func (c *checker) methodOfOtherType(name string, site handlerSite) (string, *types.Func) {
+	scope := c.pkg.Scope()
+	for _, tn := range scope.Names() {
+		obj, ok := scope.Lookup(tn).(*types.TypeName)
+		if !ok || !c.isUserObject(obj) || site.fn.Recv != nil && tn == site.fn.Recv.TypeName {
+			continue
+		}
+		named, ok := obj.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		for m := range named.Methods() {
+			if m.Name() == name {
+				return tn, m
+			}
+		}
+	}
+	return "", nil
+}
+
+// methodNames lists the receiver's method set for suggestions.
+func (c *checker) methodNames(site handlerSite) []string {
+	recv := site.sig.Recv().Type()
+	if _, ok := recv.(*types.Pointer); !ok {
+		recv = types.NewPointer(recv)
+	}
+	ms := types.NewMethodSet(recv)
+	names := make([]string, 0, ms.Len())
+	for i := range ms.Len() {
+		names = append(names, ms.At(i).Obj().Name())
+	}
+	return names
+}
+
+// packageFuncs lists the user's package-level functions for suggestions.
+func (c *checker) packageFuncs() []string {
+	var names []string
+	for _, n := range c.pkg.Scope().Names() {
+		if fn, ok := c.pkg.Scope().Lookup(n).(*types.Func); ok && c.isUserObject(fn) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func exportedFuncs(p *types.Package) []string {
+	var names []string
+	for _, n := range p.Scope().Names() {
+		if _, ok := p.Scope().Lookup(n).(*types.Func); ok && token.IsExported(n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// declaredHere points at obj's declaration, except in the standard library,
+// whose line numbers change with every Go release and are of no help.
+func declaredHere(c *checker, obj types.Object) []RelatedInfo {
+	pos := c.position(obj.Pos())
+	if !pos.IsValid() || inGOROOT(pos.Filename) {
+		return nil
+	}
+	return []RelatedInfo{{Pos: pos, Message: obj.Name() + " declared here"}}
+}
+
+// inGOROOT reports whether file is in the standard library, as written by
+// export data ("$GOROOT/src/...") or as a real path.
+func inGOROOT(file string) bool {
+	if strings.HasPrefix(file, "$GOROOT") {
+		return true
+	}
+	root := build.Default.GOROOT
+	return root != "" && strings.HasPrefix(file, root+string(filepath.Separator))
+}
+
+// objectKind describes what kind of thing obj is, with an article.
+func objectKind(obj types.Object) string {
+	switch obj.(type) {
+	case *types.Var:
+		return "a variable"
+	case *types.Const:
+		return "a constant"
+	case *types.TypeName:
+		return "a type"
+	case *types.PkgName:
+		return "a package name"
+	case *types.Func:
+		return "a function"
+	}
+	return "not a function"
+}
+
+// checkHandlerSignature compares the handler's signature with the one its
+// role requires and reports the difference in Go syntax.
+func (c *checker) checkHandlerSignature(role HandlerRole, h *Handler, site handlerSite) bool {
+	sig := h.Type
+	generic := sig.TypeParams() != nil && sig.TypeParams().Len() > 0
+	if generic {
+		inst, ok := c.instantiateHandler(sig, site)
+		if !ok {
+			c.reportSignature(role, h, site, "")
+			return false
+		}
+		sig = inst
+	}
+	var base []Var
+	if role != RoleDefaultFallback {
+		base = site.fn.Params
+	}
+	params := sig.Params()
+	n := len(base)
+	ok := !sig.Variadic() && sameResults(sig.Results(), site.sig.Results())
+	switch {
+	case params.Len() == n+1:
+		last := params.At(n).Type()
+		if role == RoleBlockHandler {
+			ok = ok && isBlockError(last)
+		} else {
+			ok = ok && types.Identical(last, errorType)
+		}
+	case params.Len() == n:
+		ok = ok && role != RoleBlockHandler
+	default:
+		ok = false
+	}
+	for i := 0; ok && i < n; i++ {
+		ok = types.Identical(params.At(i).Type(), base[i].Type)
+	}
+	if !ok {
+		hint := ""
+		if sig.Variadic() {
+			hint = "; a handler may not be variadic"
+			if site.fn.Variadic {
+				hint += ": it takes the variadic parameter as a slice"
+			}
+		}
+		c.reportSignature(role, h, site, hint)
+		return false
+	}
+	h.TakesError = params.Len() == n+1
+	if generic {
+		h.Type = sig
+	}
+	return true
+}
+
+// instantiateHandler instantiates a generic handler with the annotated
+// function's own type parameters, which is how gen calls it. Only a generic
+// function's handlers may be generic, with the same number of parameters.
+func (c *checker) instantiateHandler(sig *types.Signature, site handlerSite) (*types.Signature, bool) {
+	tps := site.sig.TypeParams()
+	if tps == nil || tps.Len() != sig.TypeParams().Len() {
+		return nil, false
+	}
+	targs := make([]types.Type, tps.Len())
+	for i := range tps.Len() {
+		targs[i] = tps.At(i)
+	}
+	inst, err := types.Instantiate(nil, sig, targs, true)
+	if err != nil {
+		return nil, false
+	}
+	return inst.(*types.Signature), true
+}
+
+// reportSignature reports a handler whose signature is wrong, spelling out
+// the wanted one (with the annotated function's parameter names) and the
+// one found.
+func (c *checker) reportSignature(role HandlerRole, h *Handler, site handlerSite, hint string) {
+	qf := c.qualifier
+	var want []param
+	if role != RoleDefaultFallback {
+		for _, p := range site.fn.Params {
+			want = append(want, param{name: p.Name, typ: types.TypeString(p.Type, qf)})
+		}
+	}
+	named := len(want) == 0 || want[0].name != ""
+	trailing := func(name, typ string) {
+		if !named {
+			name = ""
+		}
+		want = append(want, param{name: name, typ: typ})
+	}
+	switch {
+	case role == RoleBlockHandler:
+		trailing("blockErr", "*runtime.BlockError")
+	case h.Type.Params().Len() == len(want)+1:
+		trailing("err", "error")
+	}
+	wantText := formatFunc(want, site.sig.Results(), qf)
+	if tps := site.fn.TypeParams; len(tps) > 0 {
+		var names []string
+		for _, tp := range tps {
+			names = append(names, tp.Name+" "+types.TypeString(tp.Constraint, qf))
+		}
+		wantText = "func[" + strings.Join(names, ", ") + "]" + strings.TrimPrefix(wantText, "func")
+	}
+	c.report(h.Pos, "%s %s has the wrong signature: want %s, have %s%s",
+		roleKeys[h.Role], h.Written, wantText, formatSignature(h.Type, qf), hint).Related =
+		[]RelatedInfo{{Pos: h.DeclPos, Message: h.Name + " declared here"}}
+}
+
+func sameResults(a, b *types.Tuple) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
+	for i := range a.Len() {
+		if !types.Identical(a.At(i).Type(), b.At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlockError reports whether t is *runtime.BlockError of this module.
+func isBlockError(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := named.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == RuntimePath && obj.Name() == "BlockError"
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

@@ -1,0 +1,41 @@
+package annotate
+
+import (
+	"go/types"
+	"unicode"
+	"unicode/utf8"
+)
+
+// GeneratedFileName is the name of the file sentinelgen writes in each
+// package. Load leaves its content out, and Check ignores what it declares.
+const GeneratedFileName = "sentinel_gen.go"
+
+// defaultResourceName is the resource name used when a directive has no
+// name: the import path, then Type.Method or Func, joined with dots. It is
+// unique in a module without coordination and readable in dashboards.
+func defaultResourceName(pkg *types.Package, recvType, fn string) string {
+	if recvType == "" {
+		return pkg.Path() + "." + fn
+	}
+	return pkg.Path() + "." + recvType + "." + fn
+}
+
+// guardedName returns the generated counterpart of a user name: "Guarded"
+// plus the name for an exported one, "guarded" plus the name with its first
+// letter upper-cased for an unexported one (orderService -> guardedOrderService).
+func guardedName(name string) string {
+	return prefixName("Guarded", "guarded", name)
+}
+
+// constructorName returns NewGuardedT for T and newGuardedT for t.
+func constructorName(typeName string) string {
+	return prefixName("NewGuarded", "newGuarded", typeName)
+}
+
+func prefixName(exported, unexported, name string) string {
+	r, size := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
+		return exported + name
+	}
+	return unexported + string(unicode.ToUpper(r)) + name[size:]
+}

@@ -1,0 +1,12 @@
+// Package bench compares the cost of one guarded call in sentinelgen's runtime
+// with the same protection built from other Go libraries: Alibaba's
+// sentinel-golang, failsafe-go, and sony/gobreaker combined with
+// golang.org/x/time/rate.
+//
+// Everything lives in test files: the benchmarks (bench_test.go), one adapter
+// per library that builds the equivalent configuration and performs one call
+// (peer_*_test.go), and TestPeersAgree, which checks that every adapter passes
+// and blocks where it should so that the benchmark numbers measure the intended
+// path. run.sh runs the benchmarks and prints the comparison table; see
+// README.md.
+package bench

@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// sentinelgenGuard makes the calls that generated wrappers make: Entry on a
+// Resource handle created once, Exit when the call returns.
+type sentinelgenGuard struct{ resource *runtime.Resource }
+
+// loadSentinelgenRules gives both benchmark resources one QPS flow rule and
+// one slow-call-ratio breaker, the same configuration sentinel-golang gets.
+func loadSentinelgenRules() error {
+	if err := runtime.LoadFlowRules([]runtime.FlowRule{
+		{Resource: passResource, Grade: runtime.FlowGradeQPS, Count: passQPS, ControlBehavior: runtime.BehaviorReject},
+		{Resource: blockResource, Grade: runtime.FlowGradeQPS, Count: blockQPS, ControlBehavior: runtime.BehaviorReject},
+	}); err != nil {
+		return fmt.Errorf("sentinelgen flow rules: %w", err)
+	}
+	breakerRule := func(resource string) runtime.DegradeRule {
+		return runtime.DegradeRule{
+			Resource:           resource,
+			Grade:              runtime.DegradeSlowRatio,
+			Count:              slowCallRTMs,
+			SlowRatioThreshold: slowRatioThreshold,
+			TimeWindowSec:      breakerOpenForSec,
+			MinRequestAmount:   breakerMinRequests,
+			StatIntervalMs:     breakerWindowMs,
+		}
+	}
+	if err := runtime.LoadDegradeRules([]runtime.DegradeRule{
+		breakerRule(passResource),
+		breakerRule(blockResource),
+	}); err != nil {
+		return fmt.Errorf("sentinelgen degrade rules: %w", err)
+	}
+	return nil
+}
+
+func newSentinelgenGuard(resource string) sentinelgenGuard {
+	return sentinelgenGuard{resource: runtime.NewResource(resource)}
+}
+
+func (g sentinelgenGuard) call(ctx context.Context) outcome {
+	entry, blocked := g.resource.Entry(ctx)
+	if blocked != nil {
+		if blocked.Type() == runtime.BlockTypeFlow {
+			return blockedByFlow
+		}
+		return blockedOther
+	}
+	entry.Exit()
+	return passed
+}
+
+func (g sentinelgenGuard) once() outcome { return g.call(context.Background()) }
+
+func (g sentinelgenGuard) loop(b *testing.B, want outcome) {
+	ctx := context.Background()
+	for b.Loop() {
+		if got := g.call(ctx); got != want {
+			b.Fatalf("sentinelgen on %s: %v, want %v", g.resource.Name(), got, want)
+		}
+	}
+}
+
+func (g sentinelgenGuard) loopParallel(b *testing.B, want outcome) {
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			if got := g.call(ctx); got != want {
+				b.Errorf("sentinelgen on %s: %v, want %v", g.resource.Name(), got, want)
+				return
+			}
+		}
+	})
+}

@@ -1,0 +1,75 @@
+// Command sentinelgen generates the Sentinel guards declared by
+// //sentinel:resource directives: one sentinel_gen.go per package.
+//
+// Usage:
+//
+//	sentinelgen [-check] [-v] [-tags list] [packages]
+//
+// Packages default to "." and may use "./...". With -check nothing is
+// written: the command lists every generated file that is stale, missing or
+// left over and exits 1 if there is any (for CI). Diagnostics go to stderr
+// as file:line:col: message.
+//
+// Exit status: 0 success, 1 problems in the code (or, with -check, files out
+// of date), 2 usage errors and loader failures.
+//
+// From a package, with a tool directive in go.mod:
+//
+//	//go:generate go tool sentinelgen
+//
+// The first argument may name a subcommand; without one the command
+// generates.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0 // success; with -check: everything up to date
+	exitProblems = 1 // diagnostics in the code, files out of date, write failures
+	exitUsage    = 2 // bad flags or arguments, the loader failed
+)
+
+// subcommand is one verb of the command line.
+type subcommand struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// subcommands are dispatched on the first argument; anything else is the
+// generate command's own flags and patterns. (A function rather than a
+// variable: the usage text of each subcommand lists them all.)
+func subcommands() []subcommand {
+	return []subcommand{
+		{name: "generate", summary: "write sentinel_gen.go files (the default)", run: runGenerate},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command, apart from the process: tests call it directly.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		for _, c := range subcommands() {
+			if c.name == args[0] {
+				return c.run(args[1:], stdout, stderr)
+			}
+		}
+	}
+	return runGenerate(args, stdout, stderr)
+}
+
+// printSubcommands completes the usage text.
+func printSubcommands(w io.Writer) {
+	fmt.Fprintln(w, "\nSubcommands:")
+	for _, c := range subcommands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+}

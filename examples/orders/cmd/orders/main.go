@@ -1,0 +1,116 @@
+// Command orders drives load at the orders example while a QPS flow rule and
+// a slow-call-ratio circuit breaker guard createOrder, and prints one line per
+// second: calls that passed, were refused by the flow rule or by the open
+// breaker, were answered by the fallback, or were invalid and passed through,
+// with the breaker's states during the second.
+//
+// Partway through the run the simulated inventory turns slow, so the breaker
+// opens, probes while it is still slow, and closes once it has recovered.
+//
+//	go run ./examples/orders/cmd/orders -duration 10s
+//	go run ./examples/orders/cmd/orders -simulate   # same run on simulated time, instantly
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/examples/orders"
+	"github.com/sentinelgen/sentinelgen/examples/orders/load"
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "orders:", err)
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	cfg := load.DefaultConfig()
+	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Float64Var(&cfg.OfferedQPS, "qps", cfg.OfferedQPS, "offered createOrder calls per second")
+	fs.DurationVar(&cfg.Duration, "duration", cfg.Duration, "how long to offer load (whole seconds)")
+	fs.Float64Var(&cfg.FlowQPS, "limit", cfg.FlowQPS, "the QPS flow rule on createOrder")
+	fs.DurationVar(&cfg.SlowRT, "slow-rt", cfg.SlowRT, "breaker: calls slower than this are slow")
+	fs.Float64Var(&cfg.SlowRatio, "slow-ratio", cfg.SlowRatio, "breaker: open when the slow fraction exceeds this")
+	fs.DurationVar(&cfg.OpenFor, "open", cfg.OpenFor, "breaker: how long it stays open before a probe (whole seconds)")
+	fs.IntVar(&cfg.MinRequests, "min-requests", cfg.MinRequests, "breaker: calls per stat interval before the ratio counts")
+	fs.DurationVar(&cfg.FastLatency, "latency", cfg.FastLatency, "inventory latency when healthy")
+	fs.DurationVar(&cfg.SlowLatency, "slow-latency", cfg.SlowLatency, "inventory latency during the slow phase")
+	fs.DurationVar(&cfg.SlowFrom, "slow-from", cfg.SlowFrom, "the slow phase starts this long into the run")
+	fs.DurationVar(&cfg.SlowUntil, "slow-until", cfg.SlowUntil, "the slow phase ends this long into the run")
+	fs.Float64Var(&cfg.FailRate, "fail", cfg.FailRate, "fraction of reservations that fail (answered by the fallback)")
+	fs.Float64Var(&cfg.InvalidRate, "invalid", cfg.InvalidRate, "fraction of invalid requests (passed through)")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the failing and invalid calls")
+	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+
+	fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
+		cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)
+	phase := "no slow phase"
+	if cfg.SlowUntil > cfg.SlowFrom {
+		phase = fmt.Sprintf("slow (%v) from %v to %v", cfg.SlowLatency, cfg.SlowFrom, cfg.SlowUntil)
+	}
+	fmt.Fprintf(out, "offering %v calls/s for %v; inventory %s\n\n", cfg.OfferedQPS, cfg.Duration, phase)
+	fmt.Fprintln(out, load.Header())
+	cfg.OnSecond = func(s load.Second) { fmt.Fprintln(out, s) }
+
+	var report load.Report
+	var err error
+	if *simulate {
+		// Start where the runtime's clock is, so that simulated time never
+		// runs behind statistics already written.
+		clock := runtime.NewManualClock(time.Duration(runtime.CurrentClock().Nanotime()))
+		runtime.SetClock(clock)
+		report, err = load.Simulate(cfg, clock)
+	} else {
+		report, err = load.Run(ctx, cfg)
+	}
+	if err != nil {
+		return err
+	}
+	printTotals(out, report)
+	return nil
+}
+
+// printTotals prints the sums and what the service's handlers counted.
+func printTotals(out io.Writer, r load.Report) {
+	fmt.Fprintf(out, "%s\n\n", r.TotalsLine())
+	o := r.Outcomes
+	fmt.Fprintf(out, "handlers counted: blocked by flow %d, by breaker %d; fallbacks %d", o.BlockedFlow, o.BlockedDegrade, o.TotalFallbacks())
+	reasons := make([]string, 0, len(o.Fallbacks))
+	for reason := range o.Fallbacks {
+		reasons = append(reasons, string(reason))
+	}
+	sort.Strings(reasons)
+	for i, reason := range reasons {
+		sep := ", "
+		if i == 0 {
+			sep = " ("
+		}
+		fmt.Fprintf(out, "%s%s %d", sep, reason, o.Fallbacks[orders.FallbackReason(reason)])
+	}
+	if len(reasons) > 0 {
+		fmt.Fprint(out, ")")
+	}
+	fmt.Fprintln(out)
+	if n := r.Total.Unexpected; n > 0 {
+		fmt.Fprintf(out, "%d answers fit no outcome: the example is broken\n", n)
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// secondLine matches a per-second line: its number and the offered count.
+var secondLine = regexp.MustCompile(`(?m)^\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\S+\s+\S`)
+
+// TestRun runs the command on the wall clock, then on simulated time. Both
+// in one test, in this order: the runtime's statistics ignore writes older
+// than their newest, and the simulated clock runs ahead of the real one.
+func TestRun(t *testing.T) {
+	t.Run("wall clock", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("takes about three seconds of wall-clock time")
+		}
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"-duration=2s", "-qps=120", "-limit=80", "-slow-until=0s"}, &out); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("\n%s", out.String())
+		lines := secondLine.FindAllStringSubmatch(out.String(), -1)
+		if len(lines) != 2 || lines[0][1] != "1" || lines[1][1] != "2" {
+			t.Errorf("want lines for seconds 1 and 2, got %q", lines)
+		}
+		for _, want := range []string{"flow rule 80 QPS", " all     240 ", "handlers counted: blocked by flow "} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+	})
+	t.Run("simulated", func(t *testing.T) {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"-simulate"}, &out); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(secondLine.FindAllString(out.String(), -1)); n != 10 {
+			t.Errorf("%d per-second lines, want 10:\n%s", n, out.String())
+		}
+		if !strings.Contains(out.String(), "OPEN → HALF_OPEN → CLOSED") {
+			t.Errorf("the breaker never closed after a probe:\n%s", out.String())
+		}
+	})
+}
+
+func TestRunRejectsBadArguments(t *testing.T) {
+	for _, args := range [][]string{{"-qps=0"}, {"-simulate", "extra"}, {"-no-such-flag"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), args, &out); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

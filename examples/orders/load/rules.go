@@ -1,0 +1,55 @@
+package load
+
+import (
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// resourceName is createOrder's resource, as its directive names it.
+const resourceName = "createOrder"
+
+// breakerClosed is the state every breaker starts in.
+var breakerClosed = runtime.StateClosed.String()
+
+// flowRules is the entrance layer of the articles' setup: fast-fail QPS.
+func flowRules(cfg *Config) []runtime.FlowRule {
+	return []runtime.FlowRule{{
+		Resource: resourceName,
+		Grade:    runtime.FlowGradeQPS,
+		Count:    cfg.FlowQPS,
+	}}
+}
+
+// degradeRules is the dependency layer: a slow-call-ratio breaker.
+func degradeRules(cfg *Config) []runtime.DegradeRule {
+	return []runtime.DegradeRule{{
+		Resource:           resourceName,
+		Grade:              runtime.DegradeSlowRatio,
+		Count:              float64(cfg.SlowRT.Milliseconds()),
+		SlowRatioThreshold: cfg.SlowRatio,
+		TimeWindowSec:      int(cfg.OpenFor.Round(time.Second) / time.Second),
+		MinRequestAmount:   cfg.MinRequests,
+		StatIntervalMs:     int(cfg.StatInterval.Milliseconds()),
+	}}
+}
+
+// installRules replaces the process's rules with cfg's and reports every
+// state change of createOrder's breaker to moved, until the returned function
+// is called. The rules are cleared first: the runtime keeps the state of a
+// check whose rule is unchanged, and each run must start from a CLOSED
+// breaker with empty statistics even when a previous run loaded the same
+// rules.
+func installRules(cfg *Config, moved func(at time.Duration, to string)) (stop func(), err error) {
+	if err := runtime.LoadRules(nil, nil); err != nil {
+		return nil, err
+	}
+	if err := runtime.LoadRules(flowRules(cfg), degradeRules(cfg)); err != nil {
+		return nil, err
+	}
+	return runtime.OnBreakerStateChange(func(ev runtime.BreakerEvent) {
+		if ev.Resource == resourceName {
+			moved(time.Duration(ev.AtMs)*time.Millisecond, ev.To.String())
+		}
+	}), nil
+}

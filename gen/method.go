@@ -1,0 +1,297 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/sentinelgen/sentinelgen/annotate"
+)
+
+// method emits the guarded form of one annotated method on its wrapper type.
+// It has the method's exact signature, so the wrapper satisfies every
+// interface *T does.
+func (g *fileGen) method(w *annotate.Wrapper, r *annotate.Resource) {
+	tps := g.tparams[w]
+	local := g.localScope(r, tps)
+	recv := local.fresh("g")
+	b := &guardedBody{g: g, r: r, tx: typeExpr{tparams: tps}, local: local, params: paramNames(r.Func.Params, local)}
+	inner := func() *jen.Statement { return jen.Id(recv).Dot(w.Recv.TypeName) }
+	handler := func(h *annotate.Handler) *jen.Statement {
+		if h.Kind == annotate.HandlerMethod {
+			return inner().Dot(h.Name)
+		}
+		return g.qual(h.PkgPath, h.Name)
+	}
+
+	g.doc(methodDoc(r, r.Func.Name, fmt.Sprintf("(%s).%s", receiverString(w.Recv), r.Func.Name)))
+	g.file.Func().Params(jen.Id(recv).Op("*").Id(w.TypeName).Types(typeArgs(tps)...)).
+		Id(r.Func.Name).Add(b.signature()).
+		Block(b.statements(inner().Dot(r.Func.Name), handler)...)
+	g.errorFilter(r)
+}
+
+// function emits GuardedF for an annotated package-level function F, with
+// F's signature and type parameters.
+func (g *fileGen) function(r *annotate.Resource) {
+	tps := tparamNames(r.Func.TypeParams)
+	tx := typeExpr{tparams: tps}
+	local := g.localScope(r, tps)
+	b := &guardedBody{g: g, r: r, tx: tx, local: local, params: paramNames(r.Func.Params, local)}
+	target := jen.Id(r.Func.Name).Types(typeArgs(tps)...)
+	handler := func(h *annotate.Handler) *jen.Statement {
+		call := g.qual(h.PkgPath, h.Name)
+		// A generic handler is instantiated with F's type parameters, which it
+		// shares by position (annotate checked the signatures match).
+		if n := signatureTypeParams(h.Type); n > 0 && n == len(tps) {
+			call = call.Types(typeArgs(tps)...)
+		}
+		return call
+	}
+
+	g.doc(methodDoc(r, r.GeneratedName, r.Func.Name))
+	g.file.Func().Id(r.GeneratedName).Types(typeParamList(tps, r.Func.TypeParams, tx)...).
+		Add(b.signature()).
+		Block(b.statements(target, handler)...)
+	g.errorFilter(r)
+}
+
+// localScope is the scope of one generated body: the package-level names,
+// the type parameters and the user's parameter names, which the body keeps.
+func (g *fileGen) localScope(r *annotate.Resource, tparams []string) *names {
+	local := g.pkgNames.child()
+	for _, n := range tparams {
+		local.reserve(n)
+	}
+	for _, p := range r.Func.Params {
+		local.reserve(p.Name)
+	}
+	return local
+}
+
+// paramNames keeps the user's parameter names (they make go doc readable)
+// and names the unnamed and blank ones, which the body must forward.
+func paramNames(params []annotate.Var, local *names) []string {
+	out := make([]string, len(params))
+	for i, p := range params {
+		if p.Name == "" || p.Name == "_" {
+			out[i] = local.fresh(fmt.Sprintf("arg%d", i))
+		} else {
+			out[i] = p.Name
+		}
+	}
+	return out
+}
+
+// guardedBody writes the body shared by guarded methods and functions.
+type guardedBody struct {
+	g      *fileGen
+	r      *annotate.Resource
+	tx     typeExpr
+	local  *names
+	params []string
+}
+
+// signature writes the wrapper's parameters and results: the same types as
+// the annotated function, the variadic parameter still variadic.
+func (b *guardedBody) signature() *jen.Statement {
+	f := b.r.Func
+	params := make([]jen.Code, len(f.Params))
+	for i, p := range f.Params {
+		if f.Variadic && i == len(f.Params)-1 {
+			params[i] = jen.Id(b.params[i]).Op("...").Add(b.tx.code(sliceElem(p.Type)))
+		} else {
+			params[i] = jen.Id(b.params[i]).Add(b.tx.code(p.Type))
+		}
+	}
+	results := make([]jen.Code, len(f.Results))
+	for i, v := range f.Results {
+		results[i] = b.tx.code(v.Type)
+	}
+	s := jen.Params(params...)
+	switch len(results) {
+	case 0:
+		return s
+	case 1:
+		return s.Add(results[0])
+	}
+	return s.Params(results...)
+}
+
+// statements is the guarded call:
+//
+//	e, blockErr := res.Entry(ctx)
+//	if blockErr != nil { return <block path> }
+//	defer e.Exit()
+//	<call, trace, fallback>
+//
+// The deferred Exit runs once on every admitted path, a panic included, and
+// after the handlers, which therefore run inside the entry.
+func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
+	f := b.r.Func
+	entry := b.local.fresh("e")
+	blockErr := b.local.fresh("blockErr")
+	var ctx jen.Code = jen.Qual(contextPath, "Background").Call()
+	if f.HasContext {
+		ctx = jen.Id(b.params[0])
+	}
+	stmts := []jen.Code{
+		jen.List(jen.Id(entry), jen.Id(blockErr)).Op(":=").Id(b.g.resVar[b.r]).Dot("Entry").Call(ctx),
+		jen.If(jen.Id(blockErr).Op("!=").Nil()).Block(b.blocked(blockErr, handler)...),
+		jen.Defer().Id(entry).Dot("Exit").Call(),
+	}
+	return append(stmts, b.admitted(entry, target, handler)...)
+}
+
+// blocked is the block path: blockHandler, else fallback, else
+// defaultFallback, else the zero results and the *BlockError as the error.
+func (b *guardedBody) blocked(blockErr string, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
+	r := b.r
+	for _, h := range []*annotate.Handler{r.BlockHandler, r.Fallback, r.DefaultFallback} {
+		if h != nil {
+			return b.returnCall(handler(h).Call(b.handlerArgs(h, blockErr)...))
+		}
+	}
+	f := r.Func
+	if f.ErrorResult < 0 {
+		panic(fmt.Sprintf("%s has no error result and no handler for a block", f.Name))
+	}
+	var stmts []jen.Code
+	values := make([]jen.Code, len(f.Results))
+	for i, v := range f.Results {
+		if i == f.ErrorResult {
+			values[i] = jen.Id(blockErr)
+			continue
+		}
+		zero := b.local.fresh(fmt.Sprintf("zero%d", i))
+		stmts = append(stmts, jen.Var().Id(zero).Add(b.tx.code(v.Type)))
+		values[i] = jen.Id(zero)
+	}
+	return append(stmts, jen.Return(values...))
+}
+
+// admitted is the path of an admitted call: call the function; if it
+// returned an error that counts (see errorFilter), trace it and hand over to
+// the fallback; otherwise return the results unchanged.
+func (b *guardedBody) admitted(entry string, target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
+	f := b.r.Func
+	call := target.Call(b.callArgs()...)
+	if len(f.Results) == 0 {
+		return []jen.Code{call}
+	}
+	if f.ErrorResult < 0 {
+		return []jen.Code{jen.Return(call)}
+	}
+	results := make([]jen.Code, len(f.Results))
+	var errName string
+	for i := range f.Results {
+		if i == f.ErrorResult {
+			errName = b.local.fresh("err")
+			results[i] = jen.Id(errName)
+		} else {
+			results[i] = jen.Id(b.local.fresh(fmt.Sprintf("r%d", i)))
+		}
+	}
+	cond := jen.Id(errName).Op("!=").Nil()
+	if name := b.g.filter[b.r]; name != "" {
+		cond = cond.Op("&&").Id(name).Call(jen.Id(errName))
+	}
+	onError := []jen.Code{jen.Id(entry).Dot("TraceError").Call(jen.Id(errName))}
+	for _, h := range []*annotate.Handler{b.r.Fallback, b.r.DefaultFallback} {
+		if h != nil {
+			onError = append(onError, jen.Return(handler(h).Call(b.handlerArgs(h, errName)...)))
+			break
+		}
+	}
+	return []jen.Code{
+		jen.List(results...).Op(":=").Add(call),
+		jen.If(cond).Block(onError...),
+		jen.Return(results...),
+	}
+}
+
+// callArgs forwards the parameters to the wrapped function, the variadic one
+// spread again.
+func (b *guardedBody) callArgs() []jen.Code {
+	args := make([]jen.Code, len(b.params))
+	for i, p := range b.params {
+		args[i] = jen.Id(p)
+		if b.r.Func.Variadic && i == len(b.params)-1 {
+			args[i] = jen.Id(p).Op("...")
+		}
+	}
+	return args
+}
+
+// handlerArgs is what a handler receives: the parameters (the variadic one
+// as its slice) unless it is a defaultFallback, then the error if it takes one.
+func (b *guardedBody) handlerArgs(h *annotate.Handler, errName string) []jen.Code {
+	var args []jen.Code
+	if h.Role != annotate.RoleDefaultFallback {
+		for _, p := range b.params {
+			args = append(args, jen.Id(p))
+		}
+	}
+	if h.TakesError {
+		args = append(args, jen.Id(errName))
+	}
+	return args
+}
+
+// returnCall returns a handler's results, or calls it and returns for a
+// function without results.
+func (b *guardedBody) returnCall(call *jen.Statement) []jen.Code {
+	if len(b.r.Func.Results) == 0 {
+		return []jen.Code{call, jen.Return()}
+	}
+	return []jen.Code{jen.Return(call)}
+}
+
+// methodDoc documents a guarded method or function: what it guards and what
+// each outcome returns.
+func methodDoc(r *annotate.Resource, name, guarded string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s calls %s as Sentinel resource %q.\n", name, guarded, r.Name)
+	switch {
+	case r.BlockHandler != nil:
+		fmt.Fprintf(&b, "A blocked call returns the result of blockHandler %s.", r.BlockHandler.Written)
+	case r.Fallback != nil:
+		fmt.Fprintf(&b, "A blocked call returns the result of fallback %s.", r.Fallback.Written)
+	case r.DefaultFallback != nil:
+		fmt.Fprintf(&b, "A blocked call returns the result of defaultFallback %s.", r.DefaultFallback.Written)
+	default:
+		b.WriteString("A blocked call returns the *runtime.BlockError as its error.")
+	}
+	if r.Func.ErrorResult < 0 {
+		return b.String()
+	}
+	b.WriteString("\nAn error it returns is traced")
+	if len(r.Ignore) > 0 {
+		fmt.Fprintf(&b, " unless it matches %s", matcherList(r.Ignore))
+	}
+	if len(r.Trace) > 0 {
+		if len(r.Ignore) > 0 {
+			b.WriteString(" and")
+		}
+		fmt.Fprintf(&b, " only if it matches %s", matcherList(r.Trace))
+	}
+	switch {
+	case r.Fallback != nil:
+		fmt.Fprintf(&b, ", then answered by fallback %s.", r.Fallback.Written)
+	case r.DefaultFallback != nil:
+		fmt.Fprintf(&b, ", then answered by defaultFallback %s.", r.DefaultFallback.Written)
+	default:
+		b.WriteString(" and returned unchanged.")
+	}
+	return b.String()
+}
+
+// matcherList writes ignore/trace entries as the directive wrote them.
+func matcherList(ms []annotate.ErrorMatcher) string {
+	written := make([]string, len(ms))
+	for i, m := range ms {
+		written[i] = m.Written
+	}
+	return strings.Join(written, ", ")
+}

@@ -1,0 +1,97 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+)
+
+// benchResource builds a resource with one QPS reject rule and one slow-ratio
+// breaker, the configuration the speed goals are stated for. A huge Count
+// keeps the pass path passing; Count 0 makes the block path block.
+func benchResource(b *testing.B, name string, count float64) *Resource {
+	b.Helper()
+	r := NewResource(name)
+	flow := append(FlowRules(), FlowRule{Resource: name, Grade: FlowGradeQPS, Count: count})
+	degrade := append(DegradeRules(), DegradeRule{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10})
+	if err := LoadRules(flow, degrade); err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+func BenchmarkEntryExitPass(b *testing.B) {
+	r := benchResource(b, "bench-pass", 1e12)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		e, be := r.Entry(ctx)
+		if be != nil {
+			b.Fatal(be)
+		}
+		e.Exit()
+	}
+}
+
+func BenchmarkEntryExitPassParallel(b *testing.B) {
+	r := benchResource(b, "bench-pass-parallel", 1e12)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			e, be := r.Entry(ctx)
+			if be != nil {
+				b.Error(be)
+				return
+			}
+			e.Exit()
+		}
+	})
+}
+
+func BenchmarkEntryBlock(b *testing.B) {
+	r := benchResource(b, "bench-block", 0)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, be := r.Entry(ctx); be == nil {
+			b.Fatal("not blocked")
+		}
+	}
+}
+
+func BenchmarkEntryBlockParallel(b *testing.B) {
+	r := benchResource(b, "bench-block-parallel", 0)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, be := r.Entry(ctx); be == nil {
+				b.Error("not blocked")
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkEntryExitNoRules(b *testing.B) {
+	r := NewResource("bench-no-rules")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		e, _ := r.Entry(ctx)
+		e.Exit()
+	}
+}
+
+func BenchmarkEntryExitWithOptions(b *testing.B) {
+	r := benchResource(b, "bench-options", 1e12)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		e, be := r.Entry(ctx, AcquireCount(2), Prioritized())
+		if be != nil {
+			b.Fatal(be)
+		}
+		e.Exit()
+	}
+}

@@ -1,0 +1,215 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
+)
+
+// BreakerState is a circuit breaker's state.
+type BreakerState int32
+
+const (
+	// StateClosed lets every call through and watches the outcomes.
+	StateClosed BreakerState = iota
+	// StateOpen blocks every call until the rule's TimeWindowSec has passed.
+	StateOpen
+	// StateHalfOpen has let one probe call through and blocks the rest until
+	// the probe's outcome closes or re-opens the breaker.
+	StateHalfOpen
+)
+
+// String returns CLOSED, OPEN or HALF_OPEN.
+func (s BreakerState) String() string {
+	switch s {
+	case StateClosed:
+		return "CLOSED"
+	case StateOpen:
+		return "OPEN"
+	case StateHalfOpen:
+		return "HALF_OPEN"
+	}
+	return "UNKNOWN"
+}
+
+// BreakerEvent describes one state change of a circuit breaker.
+type BreakerEvent struct {
+	// Resource is the guarded resource.
+	Resource string
+	// Rule is the degrade rule of the breaker, with defaults filled in.
+	Rule DegradeRule
+	// From and To are the states before and after the change.
+	From, To BreakerState
+	// Value is what triggered an opening: the slow or error ratio, or the
+	// error count; 1 when a failed probe re-opened the breaker; 0 otherwise.
+	Value float64
+	// AtMs is the Clock's time of the change, in milliseconds.
+	AtMs int64
+}
+
+// Counters of a breaker's window.
+const (
+	brTotal = iota // completed calls
+	brBad          // slow calls or failed calls, by grade
+	brCounters
+)
+
+// breaker enforces one degrade rule (Sentinel's CircuitBreaker).
+type breaker struct {
+	rule    DegradeRule // normalized
+	blocked *BlockError
+	window  *leaparray.Window
+
+	_           [64]byte
+	state       atomic.Int32
+	nextRetryMs atomic.Int64
+	_           [48]byte
+}
+
+func newBreaker(r DegradeRule, index int) *breaker {
+	n, _ := bucketsFor(r.StatIntervalMs) // validated
+	return &breaker{
+		rule:    r,
+		blocked: newBlockError(BlockTypeDegrade, r.Resource, r.describe(index)),
+		window:  leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: brCounters}),
+	}
+}
+
+// State returns the current state.
+func (b *breaker) State() BreakerState { return BreakerState(b.state.Load()) }
+
+// tryPass decides whether a call may proceed; probe is true when the call is
+// the single probe that moved the breaker to HALF_OPEN.
+func (b *breaker) tryPass(nowMs int64) (pass, probe bool) {
+	switch BreakerState(b.state.Load()) {
+	case StateClosed:
+		return true, false
+	case StateOpen:
+		if nowMs >= b.nextRetryMs.Load() && b.transition(StateOpen, StateHalfOpen, 0, nowMs) {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// abandonProbe re-opens a HALF_OPEN breaker whose probe was blocked by a
+// later check and so will never report an outcome.
+func (b *breaker) abandonProbe(nowMs int64) {
+	if b.transition(StateHalfOpen, StateOpen, 1, nowMs) {
+		b.nextRetryMs.Store(nowMs + int64(b.rule.TimeWindowSec)*1000)
+	}
+}
+
+// onComplete records a finished call and lets the breaker judge.
+func (b *breaker) onComplete(nowMs, rtMs int64, failed, probe bool) {
+	bad := failed
+	if b.rule.Grade == DegradeSlowRatio {
+		bad = float64(rtMs) > b.rule.Count
+	}
+	c := b.window.At(nowMs)
+	c.Add(brTotal, 1)
+	if bad {
+		c.Add(brBad, 1)
+	}
+	switch BreakerState(b.state.Load()) {
+	case StateHalfOpen:
+		if !probe {
+			return // only the probe's outcome decides
+		}
+		if bad {
+			b.open(StateHalfOpen, 1, nowMs)
+		} else if b.transition(StateHalfOpen, StateClosed, 0, nowMs) {
+			b.window.Reset()
+		}
+	case StateClosed:
+		total := c.Count(brTotal)
+		if total < int64(b.rule.MinRequestAmount) {
+			return
+		}
+		badCount := float64(c.Count(brBad))
+		switch b.rule.Grade {
+		case DegradeSlowRatio:
+			ratio := badCount / float64(total)
+			if ratio > b.rule.SlowRatioThreshold || (ratio == 1 && b.rule.SlowRatioThreshold == 1) {
+				b.open(StateClosed, ratio, nowMs)
+			}
+		case DegradeErrorRatio:
+			if ratio := badCount / float64(total); ratio > b.rule.Count {
+				b.open(StateClosed, ratio, nowMs)
+			}
+		case DegradeErrorCount:
+			if badCount > b.rule.Count {
+				b.open(StateClosed, badCount, nowMs)
+			}
+		}
+	}
+}
+
+func (b *breaker) open(from BreakerState, value float64, nowMs int64) {
+	// Set the retry time before the state flips, so no caller sees OPEN with
+	// a stale retry time and probes at once.
+	b.nextRetryMs.Store(nowMs + int64(b.rule.TimeWindowSec)*1000)
+	b.transition(from, StateOpen, value, nowMs)
+}
+
+// transition moves the breaker from one state to another if it is still in
+// from, notifying listeners; it reports whether this caller made the move.
+func (b *breaker) transition(from, to BreakerState, value float64, nowMs int64) bool {
+	if !b.state.CompareAndSwap(int32(from), int32(to)) {
+		return false
+	}
+	notifyBreaker(BreakerEvent{Resource: b.rule.Resource, Rule: b.rule, From: from, To: to, Value: value, AtMs: nowMs})
+	return true
+}
+
+// Breaker listeners: a copy-on-write slice so notification takes no lock.
+var breakerListeners struct {
+	mu     sync.Mutex
+	nextID uint64
+	list   atomic.Pointer[[]breakerListener]
+}
+
+type breakerListener struct {
+	id uint64
+	fn func(BreakerEvent)
+}
+
+// OnBreakerStateChange registers fn to be called on every circuit breaker
+// state change, synchronously on the goroutine whose call caused it (keep fn
+// quick and never block in it). It returns a function that unregisters fn.
+func OnBreakerStateChange(fn func(BreakerEvent)) (unregister func()) {
+	breakerListeners.mu.Lock()
+	defer breakerListeners.mu.Unlock()
+	breakerListeners.nextID++
+	id := breakerListeners.nextID
+	var list []breakerListener
+	if old := breakerListeners.list.Load(); old != nil {
+		list = append(list, *old...)
+	}
+	list = append(list, breakerListener{id: id, fn: fn})
+	breakerListeners.list.Store(&list)
+	return func() {
+		breakerListeners.mu.Lock()
+		defer breakerListeners.mu.Unlock()
+		old := breakerListeners.list.Load()
+		if old == nil {
+			return
+		}
+		kept := make([]breakerListener, 0, len(*old))
+		for _, l := range *old {
+			if l.id != id {
+				kept = append(kept, l)
+			}
+		}
+		breakerListeners.list.Store(&kept)
+	}
+}
+
+func notifyBreaker(ev BreakerEvent) {
+	if list := breakerListeners.list.Load(); list != nil {
+		for _, l := range *list {
+			l.fn(ev)
+		}
+	}
+}

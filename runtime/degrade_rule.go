@@ -1,0 +1,65 @@
+package runtime
+
+import "strconv"
+
+// DegradeGrade is what a circuit breaker watches. Values are Sentinel's.
+type DegradeGrade int32
+
+const (
+	// DegradeSlowRatio opens when the share of calls slower than Count ms
+	// exceeds SlowRatioThreshold.
+	DegradeSlowRatio DegradeGrade = 0
+	// DegradeErrorRatio opens when the share of calls with a traced error
+	// exceeds Count (0..1).
+	DegradeErrorRatio DegradeGrade = 1
+	// DegradeErrorCount opens when the number of traced errors in the
+	// interval exceeds Count.
+	DegradeErrorCount DegradeGrade = 2
+)
+
+// DegradeRule is Sentinel's DegradeRule (circuit breaker rule).
+type DegradeRule struct {
+	// Resource names the guarded resource (required).
+	Resource string
+	// Grade selects the breaker strategy.
+	Grade DegradeGrade
+	// Count is the slow-call threshold in ms (DegradeSlowRatio), the error
+	// ratio 0..1 (DegradeErrorRatio) or the error count (DegradeErrorCount).
+	Count float64
+	// SlowRatioThreshold is the slow-call share (0..1) that opens a
+	// DegradeSlowRatio breaker; other grades ignore it.
+	SlowRatioThreshold float64
+	// TimeWindowSec is how long the breaker stays OPEN before it lets one
+	// probe through (> 0).
+	TimeWindowSec int
+	// MinRequestAmount is the number of completed calls in the interval
+	// below which the breaker does not judge (0 means DefaultMinRequestAmount).
+	MinRequestAmount int
+	// StatIntervalMs is the span of the statistics the breaker judges (0
+	// means DefaultStatIntervalMs).
+	StatIntervalMs int
+}
+
+func (r DegradeRule) normalized() DegradeRule {
+	if r.MinRequestAmount == 0 {
+		r.MinRequestAmount = DefaultMinRequestAmount
+	}
+	if r.StatIntervalMs == 0 {
+		r.StatIntervalMs = DefaultStatIntervalMs
+	}
+	return r
+}
+
+func (r DegradeRule) describe(index int) string {
+	c := strconv.FormatFloat(r.Count, 'g', -1, 64)
+	s := "degrade rule #" + strconv.Itoa(index) + " ("
+	switch r.Grade {
+	case DegradeSlowRatio:
+		s += "slow ratio > " + strconv.FormatFloat(r.SlowRatioThreshold, 'g', -1, 64) + " of calls over " + c + " ms"
+	case DegradeErrorRatio:
+		s += "error ratio > " + c
+	case DegradeErrorCount:
+		s += "error count > " + c
+	}
+	return s + ", open " + strconv.Itoa(r.TimeWindowSec) + " s)"
+}

@@ -1,0 +1,44 @@
+// Package runtime is what guarded calls run through: Sentinel's flow control
+// and circuit breaking (1.8 semantics), built so that an admitted or a
+// blocked call costs no allocation, no lock and no reflection.
+//
+// # From Entry to Exit
+//
+// A Resource is created once per name by NewResource and kept by the caller.
+// It points at its statistics (a sliding window of pass, block, success,
+// error and response-time counts plus a striped in-flight gauge, see
+// package leaparray) and at the rule set currently in force for it, an
+// immutable value that rule loads replace with one atomic store.
+//
+// Resource.Entry reads the Clock once, loads the rule set, and runs the
+// checks in Sentinel's order: the flow rules in load order (QPS or
+// concurrency; reject, warm-up, rate limiter or both; direct, relate or chain
+// strategy), then the circuit breakers. The first check that says no wins:
+// Entry records a block and returns that rule's *BlockError, made when the
+// rules were loaded and shared by every call it blocks. When every check
+// passes, Entry records the pass and the call in flight and returns an Entry
+// value that remembers the start time and the rule set that admitted it.
+//
+// The caller runs its code, reports a business error with Entry.TraceError
+// and calls Entry.Exit once. Exit reads the Clock a second time, records
+// success, error and response time, and hands the outcome to each breaker of
+// the admitting rule set, which may open (CLOSED to OPEN), or, for the one
+// probe a HALF_OPEN breaker let through, close or re-open it.
+//
+// # Time
+//
+// All time comes from the Clock in force (SetClock); waits go through it too.
+// The default clock caches a monotonic reading refreshed every millisecond by
+// a ticker that runs only while calls flow, so response times have
+// millisecond precision, as in Sentinel. Tests install a ManualClock.
+//
+// # Rules
+//
+// LoadFlowRules, LoadDegradeRules and LoadRules validate everything before
+// changing anything; an invalid rule leaves the rules in force untouched and
+// the error names each bad rule by index, resource and field. Rules may name
+// resources that do not exist yet: they take effect when NewResource creates
+// them. A breaker or flow check whose rule is unchanged by a reload keeps its
+// state. OnFlowRulesChange, OnDegradeRulesChange and OnBreakerStateChange let
+// other packages observe changes.
+package runtime

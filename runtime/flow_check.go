@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
+)
+
+// verdict is the outcome of one flow check.
+type verdict uint8
+
+const (
+	verdictPass     verdict = iota
+	verdictBlock            // rejected
+	verdictWaited           // admitted after sleeping (rate limiter)
+	verdictBorrowed         // admitted after sleeping into a borrowed window
+)
+
+// occupyTimeoutMs bounds how long a prioritized call may wait for the next
+// window (Sentinel's default occupy timeout).
+const occupyTimeoutMs = 500
+
+// flowCheck enforces one flow rule. One concrete type covers every grade,
+// strategy and behaviour; check dispatches with a switch on fields fixed at
+// load time, so nothing is built per call.
+type flowCheck struct {
+	rule    FlowRule // normalized
+	blocked *BlockError
+	// related is the resource whose statistics a relate rule reads.
+	related *Resource
+	// entrance is the statistics of calls through a chain rule's entrance.
+	entrance *node
+	// own is the rule's private window when its StatIntervalMs is not the
+	// default; the resource adds its passes to it.
+	own *leaparray.Window
+	// warm is the token bucket of the warm-up behaviours.
+	warm *warmUp
+	// pacer is the rate limiter's schedule.
+	pacer *pacer
+}
+
+func newFlowCheck(r FlowRule, index int) *flowCheck {
+	f := &flowCheck{rule: r, blocked: newBlockError(BlockTypeFlow, r.Resource, r.describe(index))}
+	if r.StatIntervalMs != DefaultStatIntervalMs {
+		n, _ := bucketsFor(r.StatIntervalMs) // validated
+		f.own = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: 1})
+	}
+	if r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter {
+		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
+	}
+	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
+		f.pacer = &pacer{}
+		f.pacer.latestNs.Store(math.MinInt64 / 2)
+	}
+	return f
+}
+
+// source returns the statistics the rule reads for this call, or nil when the
+// rule does not apply to it (a chain rule for another entrance).
+func (f *flowCheck) source(r *Resource, via *node) *node {
+	switch f.rule.Strategy {
+	case StrategyRelate:
+		return f.related.stats
+	case StrategyChain:
+		if via == f.entrance {
+			return via
+		}
+		return nil // the call came through another entrance, or none
+	}
+	return r.stats
+}
+
+// check decides one call against the rule.
+func (f *flowCheck) check(r *Resource, via *node, nowNs, acquire int64, prioritized bool) verdict {
+	src := f.source(r, via)
+	if src == nil {
+		return verdictPass
+	}
+	nowMs := nowNs / 1e6
+	if f.rule.Grade == FlowGradeConcurrency {
+		if float64(src.inFlight.Load()+acquire) > f.rule.Count {
+			return verdictBlock
+		}
+		return verdictPass
+	}
+	switch f.rule.ControlBehavior {
+	case BehaviorWarmUp:
+		if f.warm.allows(nowMs, f.passRate(src, nowMs), src.previousSecondPass(nowMs), acquire) {
+			return verdictPass
+		}
+		return verdictBlock
+	case BehaviorRateLimiter:
+		return f.pacer.admit(nowNs, acquire, f.rule.Count, f.rule.MaxQueueingTimeMs)
+	case BehaviorWarmUpRateLimiter:
+		rate := f.warm.currentRate(nowMs, src.previousSecondPass(nowMs))
+		return f.pacer.admit(nowNs, acquire, rate, f.rule.MaxQueueingTimeMs)
+	}
+	if f.own != nil {
+		// A longer (or shorter) window holds Count per second times its span.
+		limit := f.rule.Count * float64(f.rule.StatIntervalMs) / 1000
+		if float64(f.own.Count(nowMs, 0)+acquire) <= limit {
+			return verdictPass
+		}
+		return verdictBlock
+	}
+	if float64(src.passCount(nowMs)+acquire) <= f.rule.Count {
+		return verdictPass
+	}
+	if prioritized {
+		if wait := tryOccupyNext(src.second, nowMs, acquire, f.rule.Count); wait < occupyTimeoutMs {
+			if src.second.Borrow(nowMs, nowMs+wait, acquire) {
+				sleep(time.Duration(wait) * time.Millisecond)
+				return verdictBorrowed
+			}
+		}
+	}
+	return verdictBlock
+}
+
+// passRate is the pass count of the rule's window in calls per second.
+func (f *flowCheck) passRate(src *node, nowMs int64) float64 {
+	if f.own != nil {
+		return float64(f.own.Count(nowMs, 0)) * 1000 / float64(f.rule.StatIntervalMs)
+	}
+	return float64(src.passCount(nowMs))
+}
+
+// tryOccupyNext returns how long a call must wait (ms) for a bucket of the
+// window to expire and leave room for acquire more passes within count per
+// second, or occupyTimeoutMs when no bucket within the timeout frees enough.
+// This is Sentinel's StatisticNode.tryOccupyNext.
+func tryOccupyNext(w *leaparray.Window, nowMs, acquire int64, count float64) int64 {
+	maxCount := count * float64(w.IntervalMs()) / 1000
+	borrowed := float64(w.Waiting(nowMs))
+	if borrowed >= maxCount {
+		return occupyTimeoutMs
+	}
+	width := w.WidthMs()
+	offset := nowMs - w.WindowStart(nowMs)
+	pass := float64(w.Count(nowMs, evPass) + w.BorrowedIn(nowMs))
+	// Walk the buckets from the oldest: when the oldest expires its passes
+	// leave the window.
+	oldest := w.WindowStart(nowMs) + width - w.IntervalMs()
+	for i := int64(0); oldest < nowMs; i++ {
+		wait := i*width + width - offset
+		if wait >= occupyTimeoutMs {
+			break
+		}
+		inBucket := float64(w.BucketCount(oldest, evPass) + w.BorrowedAt(oldest))
+		if pass+borrowed+float64(acquire)-inBucket <= maxCount {
+			return wait
+		}
+		oldest += width
+		pass -= inBucket
+	}
+	return occupyTimeoutMs
+}
+
+// pacer is the rate limiter's schedule: calls pass at most one per
+// cost interval, queueing for their slot (Sentinel's ThrottlingController,
+// kept in nanoseconds so rates above 1000/s are paced too).
+type pacer struct {
+	_        [64]byte
+	latestNs atomic.Int64
+	_        [56]byte
+}
+
+func (p *pacer) admit(nowNs, acquire int64, rate float64, maxQueueMs int) verdict {
+	if rate <= 0 {
+		return verdictBlock
+	}
+	cost := int64(math.Round(float64(acquire) * 1e9 / rate))
+	maxWait := int64(maxQueueMs) * 1e6
+	latest := p.latestNs.Load()
+	if latest+cost <= nowNs {
+		// On schedule: pass now. Racing callers may both take this slot,
+		// which Sentinel accepts too.
+		p.latestNs.Store(nowNs)
+		return verdictPass
+	}
+	if latest+cost-nowNs > maxWait {
+		return verdictBlock
+	}
+	scheduled := p.latestNs.Add(cost)
+	wait := scheduled - nowNs
+	if wait > maxWait {
+		p.latestNs.Add(-cost)
+		return verdictBlock
+	}
+	if wait > 0 {
+		sleep(time.Duration(wait))
+	}
+	return verdictWaited
+}

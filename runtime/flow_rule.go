@@ -1,0 +1,119 @@
+package runtime
+
+import "strconv"
+
+// FlowGrade is what a flow rule counts. Values are Sentinel's.
+type FlowGrade int32
+
+const (
+	// FlowGradeConcurrency limits calls in flight.
+	FlowGradeConcurrency FlowGrade = 0
+	// FlowGradeQPS limits passed calls per second.
+	FlowGradeQPS FlowGrade = 1
+)
+
+// FlowStrategy says whose traffic a flow rule measures. Values are Sentinel's.
+type FlowStrategy int32
+
+const (
+	// StrategyDirect measures the resource itself.
+	StrategyDirect FlowStrategy = 0
+	// StrategyRelate measures RefResource: the resource is limited when the
+	// related resource is busy (e.g. reads yield to writes).
+	StrategyRelate FlowStrategy = 1
+	// StrategyChain applies only to calls whose entrance (see WithEntrance)
+	// is RefResource, and measures only those calls.
+	StrategyChain FlowStrategy = 2
+)
+
+// ControlBehavior is what a QPS flow rule does with excess traffic. Values
+// are Sentinel's.
+type ControlBehavior int32
+
+const (
+	// BehaviorReject blocks calls over the limit at once.
+	BehaviorReject ControlBehavior = 0
+	// BehaviorWarmUp raises the limit gradually from Count/ColdFactor to Count
+	// over WarmUpPeriodSec after a quiet period (token bucket, as Guava's
+	// SmoothWarmingUp and Sentinel's WarmUpController).
+	BehaviorWarmUp ControlBehavior = 1
+	// BehaviorRateLimiter spaces calls evenly, one every 1/Count seconds,
+	// making callers wait up to MaxQueueingTimeMs for their turn.
+	BehaviorRateLimiter ControlBehavior = 2
+	// BehaviorWarmUpRateLimiter is the rate limiter with a warming interval.
+	BehaviorWarmUpRateLimiter ControlBehavior = 3
+)
+
+// Defaults applied to zero fields.
+const (
+	DefaultColdFactor       = 3
+	DefaultStatIntervalMs   = 1000
+	DefaultMinRequestAmount = 5
+)
+
+// FlowRule is Sentinel's FlowRule; the field numbers match Sentinel's JSON.
+type FlowRule struct {
+	// Resource names the guarded resource (required).
+	Resource string
+	// Grade selects QPS or concurrency counting.
+	Grade FlowGrade
+	// Count is the threshold: calls per second, or calls in flight.
+	Count float64
+	// Strategy selects whose traffic is measured.
+	Strategy FlowStrategy
+	// RefResource is the related resource (StrategyRelate) or the entrance
+	// (StrategyChain); it must be empty for StrategyDirect.
+	RefResource string
+	// ControlBehavior selects reject, warm-up, rate limiter or both; anything
+	// but BehaviorReject needs FlowGradeQPS.
+	ControlBehavior ControlBehavior
+	// WarmUpPeriodSec is the ramp length for the warm-up behaviours (> 0).
+	WarmUpPeriodSec int
+	// ColdFactor sets the starting rate Count/ColdFactor of a warm-up (0 means
+	// DefaultColdFactor; otherwise > 1).
+	ColdFactor int
+	// MaxQueueingTimeMs is how long the rate limiter lets a call wait.
+	MaxQueueingTimeMs int
+	// StatIntervalMs is the span over which QPS is measured (0 means
+	// DefaultStatIntervalMs). Count stays per second. Only StrategyDirect
+	// rules may change it.
+	StatIntervalMs int
+}
+
+// normalized returns r with defaults filled in, the form rules are compared
+// and kept in.
+func (r FlowRule) normalized() FlowRule {
+	if r.ColdFactor == 0 {
+		r.ColdFactor = DefaultColdFactor
+	}
+	if r.StatIntervalMs == 0 {
+		r.StatIntervalMs = DefaultStatIntervalMs
+	}
+	return r
+}
+
+// describe is the text BlockError.Rule carries for a flow rule.
+func (r FlowRule) describe(index int) string {
+	s := "flow rule #" + strconv.Itoa(index) + " ("
+	if r.Grade == FlowGradeQPS {
+		s += "QPS "
+	} else {
+		s += "concurrency "
+	}
+	s += strconv.FormatFloat(r.Count, 'g', -1, 64)
+	switch r.ControlBehavior {
+	case BehaviorWarmUp:
+		s += ", warm-up"
+	case BehaviorRateLimiter:
+		s += ", rate limiter"
+	case BehaviorWarmUpRateLimiter:
+		s += ", warm-up rate limiter"
+	}
+	switch r.Strategy {
+	case StrategyRelate:
+		s += ", related to " + r.RefResource
+	case StrategyChain:
+		s += ", via entrance " + r.RefResource
+	}
+	return s + ")"
+}

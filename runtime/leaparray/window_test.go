@@ -1,0 +1,226 @@
+package leaparray
+
+import (
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestCountSumsBucketsInsideInterval(t *testing.T) {
+	w := MustNew(Config{IntervalMs: 1000, Buckets: 4, Counters: 2})
+	w.Add(0, 0, 1)   // bucket [0,250)
+	w.Add(260, 0, 2) // [250,500)
+	w.Add(510, 0, 3) // [500,750)
+	w.Add(999, 0, 4) // [750,1000)
+	w.Add(999, 1, 7) // another counter of the same bucket
+	if got := w.Count(999, 0); got != 10 {
+		t.Fatalf("Count at 999 = %d, want 10", got)
+	}
+	if got := w.Count(999, 1); got != 7 {
+		t.Fatalf("counter 1 = %d, want 7", got)
+	}
+	// At 1000 the first bucket has left the interval, even though nothing has
+	// overwritten it yet.
+	if got := w.Count(1000, 0); got != 9 {
+		t.Fatalf("Count at 1000 = %d, want 9", got)
+	}
+	if got := w.Count(1749, 0); got != 4 {
+		t.Fatalf("Count at 1749 = %d, want 4", got)
+	}
+	if got := w.Count(2000, 0); got != 0 {
+		t.Fatalf("Count at 2000 = %d, want 0", got)
+	}
+}
+
+func TestBucketReuseResetsOldCounts(t *testing.T) {
+	w := NewSecond(1)
+	w.Add(100, 0, 5)
+	w.Add(1100, 0, 1) // same slot, next lap: the 5 must not survive
+	if got := w.Count(1100, 0); got != 1 {
+		t.Fatalf("Count after reuse = %d, want 1", got)
+	}
+	if got := w.BucketCount(1100, 0); got != 1 {
+		t.Fatalf("BucketCount after reuse = %d, want 1", got)
+	}
+}
+
+func TestStaleWriteIsDropped(t *testing.T) {
+	w := NewSecond(1)
+	w.Add(1100, 0, 1)
+	if w.Add(100, 0, 5) {
+		t.Fatal("write a full lap in the past was accepted")
+	}
+	if got := w.Count(1100, 0); got != 1 {
+		t.Fatalf("Count = %d, want 1 (stale write leaked in)", got)
+	}
+}
+
+func TestPreviousBucket(t *testing.T) {
+	w := MustNew(Config{IntervalMs: 2000, Buckets: 2, Counters: 1})
+	w.Add(500, 0, 3)
+	w.Add(1500, 0, 4)
+	if got := w.Previous(1500, 0); got != 3 {
+		t.Fatalf("Previous = %d, want 3", got)
+	}
+	if got := w.Previous(2500, 0); got != 4 {
+		t.Fatalf("Previous one second later = %d, want 4", got)
+	}
+	if got := w.Previous(3500, 0); got != 0 {
+		t.Fatalf("Previous after a quiet second = %d, want 0", got)
+	}
+}
+
+func TestNegativeTimesMapToDistinctWindows(t *testing.T) {
+	w := NewSecond(1)
+	w.Add(-1, 0, 1) // window [-500,0)
+	w.Add(0, 0, 2)  // window [0,500)
+	if got := w.BucketCount(-1, 0); got != 1 {
+		t.Fatalf("bucket before zero = %d, want 1", got)
+	}
+	if got := w.Count(0, 0); got != 3 {
+		t.Fatalf("Count at 0 = %d, want 3", got)
+	}
+	if got := w.WindowStart(-1); got != -500 {
+		t.Fatalf("WindowStart(-1) = %d, want -500", got)
+	}
+}
+
+func TestBorrowing(t *testing.T) {
+	w := NewSecond(1) // 2 x 500 ms, lookahead 1
+	if w.Borrow(100, 1200, 1) {
+		t.Fatal("borrowed two windows ahead with lookahead 1")
+	}
+	if w.Borrow(100, 300, 1) {
+		t.Fatal("borrowed into the current window")
+	}
+	if !w.Borrow(100, 600, 2) {
+		t.Fatal("could not borrow from the next window")
+	}
+	if got := w.Waiting(100); got != 2 {
+		t.Fatalf("Waiting = %d, want 2", got)
+	}
+	if got := w.BorrowedIn(100); got != 0 {
+		t.Fatalf("BorrowedIn before the window starts = %d, want 0", got)
+	}
+	if got := w.Waiting(600); got != 0 {
+		t.Fatalf("Waiting once the window started = %d, want 0", got)
+	}
+	if got := w.BorrowedIn(600); got != 2 {
+		t.Fatalf("BorrowedIn = %d, want 2", got)
+	}
+	if got := w.BorrowedIn(1400); got != 2 {
+		t.Fatalf("BorrowedIn while still inside the interval = %d, want 2", got)
+	}
+	if got := w.BorrowedIn(1500); got != 0 {
+		t.Fatalf("BorrowedIn after the interval = %d, want 0", got)
+	}
+	if got := w.Count(600, 0); got != 0 {
+		t.Fatalf("Count includes borrowed: %d", got)
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	bad := []Config{
+		{IntervalMs: 0, Buckets: 1, Counters: 1},
+		{IntervalMs: 1000, Buckets: 0, Counters: 1},
+		{IntervalMs: 1000, Buckets: 3, Counters: 1},
+		{IntervalMs: 1000, Buckets: 2, Counters: 0},
+		{IntervalMs: 1000, Buckets: 2, Counters: 65},
+		{IntervalMs: 1000, Buckets: 2, Counters: 1, Lookahead: -1},
+	}
+	for _, c := range bad {
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%+v) accepted", c)
+		}
+	}
+	w, err := New(Config{IntervalMs: 900, Buckets: 3, Counters: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.WidthMs() != 300 || w.Buckets() != 3 || w.IntervalMs() != 900 {
+		t.Fatalf("geometry %d/%d/%d", w.WidthMs(), w.Buckets(), w.IntervalMs())
+	}
+	// A non-power-of-two ring still maps every window to its own slot.
+	for i := int64(0); i < 6; i++ {
+		w.Add(i*300, 8, i+1)
+	}
+	if got := w.Count(1500, 8); got != 4+5+6 {
+		t.Fatalf("Count on a 3-bucket ring = %d, want 15", got)
+	}
+}
+
+func TestGauge(t *testing.T) {
+	g := NewGauge()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				g.Add(1)
+				g.Add(-1)
+				g.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := g.Load(); got != 4000 {
+		t.Fatalf("Gauge = %d, want 4000", got)
+	}
+}
+
+// TestConcurrentResetLosesNothing aims concurrent writers at the moment a
+// bucket is reused. Each trial fills a slot with an old window, then lets
+// writers, spinning so that they run at the same instant, write the new
+// window of that slot: the first to arrive resets the bucket while the others
+// increment it. Some writers also write the old window, as callers
+// descheduled between reading the clock and writing would. No write of the
+// new window may be refused and the new window must count every one of them:
+// a reset racing with an increment it should keep shows up as a shortfall.
+// (A bucket that publishes its new start and then zeroes its counters, as
+// separate steps, fails here.)
+func TestConcurrentResetLosesNothing(t *testing.T) {
+	writers := max(2, goruntime.GOMAXPROCS(0))
+	const perWriter = 50
+	trials := 2000
+	if testing.Short() {
+		trials = 200
+	}
+	for trial := range trials {
+		w := NewSecond(1)
+		w.Add(100, 0, 1000) // the old window of slot 0
+		var ready, start atomic.Int32
+		var refused atomic.Int64
+		var wg sync.WaitGroup
+		for g := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ready.Add(1)
+				for start.Load() == 0 {
+					goruntime.Gosched() // leave a processor to the goroutine that starts the trial
+				}
+				for i := range perWriter {
+					if g == 0 && i%4 == 0 {
+						w.Add(100, 0, 1) // stale: may land before the reset or be dropped
+					}
+					if !w.Add(1100, 0, 1) { // the new window of slot 0
+						refused.Add(1)
+					}
+				}
+			}()
+		}
+		for ready.Load() != int32(writers) {
+			goruntime.Gosched()
+		}
+		start.Store(1)
+		wg.Wait()
+		if n := refused.Load(); n != 0 {
+			t.Fatalf("trial %d: %d writes of the current window refused", trial, n)
+		}
+		if got, want := w.BucketCount(1100, 0), int64(writers*perWriter); got != want {
+			t.Fatalf("trial %d: new window counted %d, want %d", trial, got, want)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package runtime
+
+import (
+	"sync/atomic"
+
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
+)
+
+// Counters of a node's second-level window (Sentinel's MetricEvent).
+const (
+	evPass = iota
+	evBlock
+	evSuccess
+	evError
+	evRT // sum of response times in ms
+	numEvents
+)
+
+// node is the statistics of one traffic source: a resource, or a resource
+// seen through one entrance (for chain rules). It is Sentinel's
+// StatisticNode.
+type node struct {
+	second *leaparray.Window
+	// inFlight is the number of calls admitted and not yet exited.
+	inFlight *leaparray.Gauge
+	// perSecond counts passes in 1-second buckets, to give warm-up the
+	// previous second's rate. Nil until a warm-up rule reads this node, so
+	// resources without warm-up pay nothing for it.
+	perSecond atomic.Pointer[leaparray.Window]
+}
+
+func newNode() *node {
+	return &node{second: leaparray.NewSecond(numEvents), inFlight: leaparray.NewGauge()}
+}
+
+// enablePerSecond turns on the previous-second counter (idempotent).
+func (n *node) enablePerSecond() {
+	if n.perSecond.Load() == nil {
+		n.perSecond.CompareAndSwap(nil, leaparray.MustNew(leaparray.Config{IntervalMs: 2000, Buckets: 2, Counters: 1}))
+	}
+}
+
+// passCount is the pass count over the second-level window (calls per
+// second), including capacity borrowed into it by prioritized calls.
+func (n *node) passCount(nowMs int64) int64 {
+	return n.second.Count(nowMs, evPass) + n.second.BorrowedIn(nowMs)
+}
+
+// previousSecondPass is the pass count of the last whole second.
+func (n *node) previousSecondPass(nowMs int64) int64 {
+	if w := n.perSecond.Load(); w != nil {
+		return w.Previous(nowMs, 0)
+	}
+	return 0
+}
+
+// enter records an admitted call. counted is false for a call that borrowed
+// its pass from a future window: the borrow already accounts for it.
+func (n *node) enter(nowMs int64, acquire int64, counted bool) {
+	n.inFlight.Add(1)
+	if counted {
+		n.second.At(nowMs).Add(evPass, acquire)
+	}
+	if w := n.perSecond.Load(); w != nil {
+		w.Add(nowMs, 0, acquire)
+	}
+}
+
+func (n *node) block(nowMs int64, acquire int64) { n.second.Add(nowMs, evBlock, acquire) }
+
+// exit records the end of an admitted call.
+func (n *node) exit(nowMs, rtMs, acquire int64, failed bool) {
+	n.inFlight.Add(-1)
+	c := n.second.At(nowMs)
+	c.Add(evSuccess, acquire)
+	if rtMs > 0 {
+		c.Add(evRT, rtMs*acquire)
+	}
+	if failed {
+		c.Add(evError, acquire)
+	}
+}

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// RuleError says which rule of a load was invalid and why. Loads return it
+// (possibly joined with others by errors.Join); use errors.As to inspect it.
+type RuleError struct {
+	// Kind is "flow" or "degrade".
+	Kind string
+	// Index is the rule's position in the slice passed to the load.
+	Index int
+	// Resource is the rule's Resource field.
+	Resource string
+	// Field is the offending field's name.
+	Field string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+// Error names the rule by index and resource, then the field.
+func (e *RuleError) Error() string {
+	return e.Kind + " rule #" + strconv.Itoa(e.Index) + " (resource " + strconv.Quote(e.Resource) + "): " +
+		e.Field + " " + e.Reason
+}
+
+// Limits of what a window can be split into; see bucketsFor.
+const (
+	maxStatIntervalMs = 3_600_000
+	maxBuckets        = 600
+	// maxDegradeRulesPerResource bounds breakers per resource: an Entry
+	// records which breakers it probes in a 64-bit mask.
+	maxDegradeRulesPerResource = 64
+)
+
+// bucketsFor picks how many buckets a rule's own window of intervalMs gets:
+// the fewest that make buckets no wider than 250 ms (the width the runtime
+// advises for flow control) or than intervalMs/60 for long intervals, rounded
+// up to a divisor of intervalMs. It returns an error when no divisor up to
+// maxBuckets exists (e.g. a large prime interval).
+func bucketsFor(intervalMs int) (int, error) {
+	width := max(250, intervalMs/60)
+	n := max(2, (intervalMs+width-1)/width)
+	if intervalMs < 2 {
+		n = 1
+	}
+	for ; n <= min(intervalMs, maxBuckets); n++ {
+		if intervalMs%n == 0 {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("cannot be split into at most %d equal buckets; use a rounder number", maxBuckets)
+}
+
+func badNumber(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+
+// ValidateFlowRules checks every rule and returns all problems found, joined;
+// nil means LoadFlowRules would accept the slice.
+func ValidateFlowRules(rules []FlowRule) error {
+	var errs []error
+	for i, r := range rules {
+		fail := func(field, reason string) {
+			errs = append(errs, &RuleError{Kind: "flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
+		}
+		if r.Resource == "" {
+			fail("Resource", "is empty")
+		}
+		if r.Grade != FlowGradeConcurrency && r.Grade != FlowGradeQPS {
+			fail("Grade", fmt.Sprintf("%d is not a flow grade (0 concurrency, 1 QPS)", r.Grade))
+		}
+		if badNumber(r.Count) {
+			fail("Count", fmt.Sprintf("%v must be a finite number >= 0", r.Count))
+		}
+		switch r.Strategy {
+		case StrategyDirect:
+			if r.RefResource != "" {
+				fail("RefResource", "must be empty for the direct strategy")
+			}
+		case StrategyRelate, StrategyChain:
+			if r.RefResource == "" {
+				fail("RefResource", "is required for the relate and chain strategies")
+			} else if r.Strategy == StrategyRelate && r.RefResource == r.Resource {
+				fail("RefResource", "must name another resource for the relate strategy")
+			}
+		default:
+			fail("Strategy", fmt.Sprintf("%d is not a strategy (0 direct, 1 relate, 2 chain)", r.Strategy))
+		}
+		switch r.ControlBehavior {
+		case BehaviorReject, BehaviorWarmUp, BehaviorRateLimiter, BehaviorWarmUpRateLimiter:
+			if r.ControlBehavior != BehaviorReject && r.Grade == FlowGradeConcurrency {
+				fail("ControlBehavior", "other than reject needs Grade QPS")
+			}
+		default:
+			fail("ControlBehavior", fmt.Sprintf("%d is not a behavior (0 reject, 1 warm-up, 2 rate limiter, 3 warm-up rate limiter)", r.ControlBehavior))
+		}
+		warm := r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter
+		if r.WarmUpPeriodSec < 0 || (warm && r.WarmUpPeriodSec == 0) {
+			fail("WarmUpPeriodSec", fmt.Sprintf("%d must be > 0 for warm-up", r.WarmUpPeriodSec))
+		}
+		if r.ColdFactor < 0 || r.ColdFactor == 1 {
+			fail("ColdFactor", fmt.Sprintf("%d must be > 1 (0 means %d)", r.ColdFactor, DefaultColdFactor))
+		}
+		if r.MaxQueueingTimeMs < 0 {
+			fail("MaxQueueingTimeMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeMs))
+		}
+		switch {
+		case r.StatIntervalMs < 0 || r.StatIntervalMs > maxStatIntervalMs:
+			fail("StatIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", r.StatIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
+		case r.StatIntervalMs != 0 && r.StatIntervalMs != DefaultStatIntervalMs && r.Strategy != StrategyDirect:
+			fail("StatIntervalMs", "can only be changed for the direct strategy")
+		case r.StatIntervalMs != 0:
+			if _, err := bucketsFor(r.StatIntervalMs); err != nil {
+				fail("StatIntervalMs", err.Error())
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ValidateDegradeRules checks every rule and returns all problems found,
+// joined; nil means LoadDegradeRules would accept the slice.
+func ValidateDegradeRules(rules []DegradeRule) error {
+	var errs []error
+	perResource := map[string]int{}
+	for i, r := range rules {
+		fail := func(field, reason string) {
+			errs = append(errs, &RuleError{Kind: "degrade", Index: i, Resource: r.Resource, Field: field, Reason: reason})
+		}
+		if r.Resource == "" {
+			fail("Resource", "is empty")
+		}
+		perResource[r.Resource]++
+		if perResource[r.Resource] == maxDegradeRulesPerResource+1 {
+			fail("Resource", fmt.Sprintf("has more than %d degrade rules", maxDegradeRulesPerResource))
+		}
+		switch r.Grade {
+		case DegradeSlowRatio, DegradeErrorCount:
+			if badNumber(r.Count) {
+				fail("Count", fmt.Sprintf("%v must be a finite number >= 0", r.Count))
+			}
+		case DegradeErrorRatio:
+			if badNumber(r.Count) || r.Count > 1 {
+				fail("Count", fmt.Sprintf("%v must be an error ratio between 0 and 1", r.Count))
+			}
+		default:
+			fail("Grade", fmt.Sprintf("%d is not a degrade grade (0 slow ratio, 1 error ratio, 2 error count)", r.Grade))
+		}
+		if badNumber(r.SlowRatioThreshold) || r.SlowRatioThreshold > 1 {
+			fail("SlowRatioThreshold", fmt.Sprintf("%v must be a ratio between 0 and 1", r.SlowRatioThreshold))
+		}
+		if r.TimeWindowSec <= 0 {
+			fail("TimeWindowSec", fmt.Sprintf("%d must be > 0", r.TimeWindowSec))
+		}
+		if r.MinRequestAmount < 0 {
+			fail("MinRequestAmount", fmt.Sprintf("%d must be >= 0 (0 means %d)", r.MinRequestAmount, DefaultMinRequestAmount))
+		}
+		if r.StatIntervalMs < 0 || r.StatIntervalMs > maxStatIntervalMs {
+			fail("StatIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", r.StatIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
+		} else if r.StatIntervalMs != 0 {
+			if _, err := bucketsFor(r.StatIntervalMs); err != nil {
+				fail("StatIntervalMs", err.Error())
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,179 @@
+// Command genspeed measures how long sentinelgen takes on a large module
+// compared with `go list -export -deps`, the floor any loader built on the go
+// command pays. It writes a synthetic module (packages x annotated methods,
+// importing each other in a tree and using the repository's runtime through a
+// replace directive), builds sentinelgen once, warms the build cache with one
+// run of every command, then times interleaved runs and prints the medians
+// and the ratio sentinelgen / go list.
+//
+// Usage, from the repository:
+//
+//	go run ./scripts/genspeed [-packages 100] [-methods 10] [-runs 5] [-keep]
+//
+// The goal is a ratio of at most 1.5 at 100 x 10 with a warm cache.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// sentinelModule is the module whose generator is measured.
+const sentinelModule = "github.com/sentinelgen/sentinelgen"
+
+// goalRatio is the speed goal: sentinelgen ./... takes at most this many
+// times as long as go list -export -deps ./... on the same module.
+const goalRatio = 1.5
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if _, err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "genspeed:", err)
+		os.Exit(1)
+	}
+}
+
+// result is what one measurement found.
+type result struct {
+	List, Gen, Check time.Duration // medians
+	Ratio            float64       // Gen / List
+	Dir              string        // the synthetic module
+}
+
+// The timed commands' labels.
+const (
+	labelList  = "go list -export -deps ./..."
+	labelGen   = "sentinelgen ./..."
+	labelCheck = "sentinelgen -check ./..."
+)
+
+func run(ctx context.Context, args []string, out io.Writer) (result, error) {
+	fs := flag.NewFlagSet("genspeed", flag.ContinueOnError)
+	fs.SetOutput(out)
+	packages := fs.Int("packages", 100, "number of packages in the synthetic module")
+	methods := fs.Int("methods", 10, "annotated methods per package")
+	runs := fs.Int("runs", 5, "timed runs of each command")
+	keep := fs.Bool("keep", false, "keep the synthetic module and the built sentinelgen, and print where they are")
+	repo := fs.String("repo", "", "the sentinelgen repository (default: the module enclosing the working directory)")
+	if err := fs.Parse(args); err != nil {
+		return result{}, err
+	}
+	if *packages < 1 || *methods < 1 || *runs < 1 {
+		return result{}, errors.New("-packages, -methods and -runs must be at least 1")
+	}
+	if *repo == "" {
+		var err error
+		if *repo, err = findRepo(ctx); err != nil {
+			return result{}, err
+		}
+	}
+	work, err := os.MkdirTemp("", "genspeed-")
+	if err != nil {
+		return result{}, err
+	}
+	if *keep {
+		fmt.Fprintln(out, "work directory (kept):", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+
+	mod := synthModule{Path: "example.com/genspeed", Packages: *packages, Methods: *methods, Repo: *repo}
+	dir := filepath.Join(work, "module")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return result{}, err
+	}
+	if err := mod.write(dir); err != nil {
+		return result{}, fmt.Errorf("writing the synthetic module: %w", err)
+	}
+	bin := filepath.Join(work, "sentinelgen")
+	build := command{label: "go build", argv: []string{"go", "build", "-o", bin, sentinelModule + "/cmd/sentinelgen"}}
+	if _, err := build.run(ctx, *repo); err != nil {
+		return result{}, err
+	}
+
+	list := command{label: labelList, argv: []string{"go", "list", "-export", "-deps", "./..."}}
+	gen := command{label: labelGen, argv: []string{bin, "./..."}}
+	check := command{label: labelCheck, argv: []string{bin, "-check", "./..."}}
+
+	fmt.Fprintf(out, "module: %d packages x %d annotated methods = %d resources\n", *packages, *methods, *packages**methods)
+	// Warm-up, in this order: the first sentinelgen run writes the
+	// generated files, which go list must then compile with the packages.
+	for _, c := range []command{gen, list, check} {
+		d, err := c.run(ctx, dir)
+		if err != nil {
+			return result{}, err
+		}
+		fmt.Fprintf(out, "warm-up %-28s %s\n", c.label, seconds(d))
+	}
+	if n, err := countGenerated(dir); err != nil {
+		return result{}, err
+	} else if n != *packages {
+		return result{}, fmt.Errorf("sentinelgen wrote %d generated files, want one per package (%d)", n, *packages)
+	}
+
+	t, err := measureRounds(ctx, dir, []command{list, gen, check}, *runs)
+	if err != nil {
+		return result{}, err
+	}
+	r := result{List: median(t[labelList]), Gen: median(t[labelGen]), Check: median(t[labelCheck]), Dir: dir}
+	r.Ratio = r.Gen.Seconds() / r.List.Seconds()
+	fmt.Fprintf(out, "median of %d runs (warm cache):\n", *runs)
+	for _, label := range []string{labelList, labelGen, labelCheck} {
+		fmt.Fprintf(out, "  %-28s %s  %s\n", label, seconds(median(t[label])), formatRuns(t[label]))
+	}
+	verdict := "meets"
+	if r.Ratio > goalRatio {
+		verdict = "MISSES"
+	}
+	fmt.Fprintf(out, "ratio sentinelgen / go list: %.2f (%s the goal of %.1f)\n", r.Ratio, verdict, goalRatio)
+	return r, nil
+}
+
+// findRepo returns the directory of the sentinelgen module enclosing the
+// working directory.
+func findRepo(ctx context.Context) (string, error) {
+	outb, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(outb))
+	data, err := os.ReadFile(gomod)
+	if gomod == "" || gomod == os.DevNull || err != nil {
+		return "", errors.New("run genspeed inside the sentinelgen repository, or pass -repo")
+	}
+	if !strings.HasPrefix(string(data), "module "+sentinelModule+"\n") {
+		return "", fmt.Errorf("%s is not the %s module; pass -repo", gomod, sentinelModule)
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// countGenerated counts the sentinel_gen.go files under dir.
+func countGenerated(dir string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "sentinel_gen.go" {
+			n++
+		}
+		return err
+	})
+	return n, err
+}
+
+// formatRuns lists every run's time, to show the spread behind a median.
+func formatRuns(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = seconds(d)
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}

@@ -1,0 +1,64 @@
+package collide
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
+	t.Helper()
+	runtime.SetClock(runtime.NewManualClock(time.Hour))
+	if err := runtime.LoadFlowRules(rules); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = runtime.LoadFlowRules(nil)
+		runtime.SetClock(nil)
+	})
+}
+
+func callDo(s *GuardedService) (string, error) {
+	return s.Do(context.Background(), 1, "two", []byte("three"), true, 5.5, 'x', errors.New("eight"))
+}
+
+func TestCollidingNamesAreForwarded(t *testing.T) {
+	useFlowRules(t)
+	if got, err := callDo(NewGuardedService(&Service{})); got != "1 two three true 5.5 x eight\n" || err != nil {
+		t.Fatalf("Do = %q, %v; want every argument forwarded in place", got, err)
+	}
+	if got, err := callDo(NewGuardedService(&Service{Fail: errors.New("bad")})); got != "fallback 1 two bad\n" || err != nil {
+		t.Fatalf("failing Do = %q, %v; want the fallback", got, err)
+	}
+	if got, err := callDo(NewGuardedService(&Service{Fail: errIgnored})); got != "" || err != errIgnored {
+		t.Fatalf("Do with an ignored error = %q, %v; want it unchanged", got, err)
+	}
+	if got, err := NewGuardedService(&Service{}).Unnamed(context.Background(), 1, "a"); got != "unnamed" || err != nil {
+		t.Fatalf("Unnamed = %q, %v", got, err)
+	}
+	if got, err := NewGuardedService(&Service{Fail: errors.New("bad")}).Blank(context.Background(), 7, "z"); got != "blankFallback 7 z\n" || err != nil {
+		t.Fatalf("failing Blank = %q, %v; want the fallback given the blank arguments", got, err)
+	}
+	if got, err := NewGuardedService(&Service{}).Wait(time.Second); got != 2*time.Second || err != nil {
+		t.Fatalf("Wait = %v, %v", got, err)
+	}
+}
+
+func TestCollidingNamesBlocked(t *testing.T) {
+	useFlowRules(t,
+		runtime.FlowRule{Resource: "collide.do", Grade: runtime.FlowGradeQPS, Count: 0},
+		runtime.FlowRule{Resource: "collide.unnamed", Grade: runtime.FlowGradeQPS, Count: 0},
+		runtime.FlowRule{Resource: "collide.wait", Grade: runtime.FlowGradeQPS, Count: 0})
+	if got, err := callDo(NewGuardedService(&Service{})); got != "blocked 1 two three true 5.5 x eight\n" || err != nil {
+		t.Fatalf("blocked Do = %q, %v; want the blockHandler given every argument", got, err)
+	}
+	if got, err := NewGuardedService(&Service{}).Unnamed(context.Background(), 1, "a"); got != "" || !errors.Is(err, runtime.ErrBlocked) {
+		t.Fatalf("blocked Unnamed = %q, %v; want the block error", got, err)
+	}
+	if got, err := NewGuardedService(&Service{}).Wait(time.Second); got != 0 || !errors.Is(err, runtime.ErrBlocked) {
+		t.Fatalf("blocked Wait = %v, %v; want 0 and the block error", got, err)
+	}
+}
