@@ -32,6 +32,7 @@ func caseOf(pkgPath string) string {
 // cases are loaded by one go list run, which is what keeps this test fast;
 // TestLoadOneCase covers Load on a single case directory.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(goldenRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestGolden(t *testing.T) {
 // TestLoadOneCase runs the exported Load on single cases, relative to their
 // directory, as cmd/sentinelgen does, and compares with the same goldens.
 func TestLoadOneCase(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"err_dup_name", "ok_stale_generated"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

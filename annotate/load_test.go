@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 // An import-path pattern cannot be walked: the previous output is found by
 // listing packages instead, with the same result.
 func TestLoadImportPathPattern(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(goldenRoot)
 	require.NoError(t, err)
 	var verbose bytes.Buffer
@@ -27,10 +29,38 @@ func TestLoadImportPathPattern(t *testing.T) {
 }
 
 func TestLoadPatternErrors(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs(goldenRoot)
 	require.NoError(t, err)
 	_, _, err = Load(root, []string{"./no_such_case"}, Options{})
 	assert.ErrorContains(t, err, "no_such_case")
 	_, _, err = Load(root, []string{"./ok_quoted", "./no_such_case"}, Options{})
 	assert.Error(t, err, "one bad pattern fails the load")
+}
+
+// Build tags select the files that are checked, as for go build.
+func TestLoadTags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":   "module example.com/tags\n\ngo 1.26.0\n",
+		"plain.go": "package tags\n\n//sentinel:resource\nfunc Plain() error { return nil }\n",
+		"special.go": "//go:build special\n\npackage tags\n\n" +
+			"//sentinel:resource fallback=missing\nfunc Special() error { return nil }\n",
+	}
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	pkgs, diags, err := Load(dir, []string{"."}, Options{})
+	require.NoError(t, err)
+	assert.Empty(t, diags)
+	require.Len(t, pkgs, 1)
+	assert.Len(t, pkgs[0].Resources, 1)
+
+	pkgs, diags, err = Load(dir, []string{"."}, Options{Tags: []string{"special"}})
+	require.NoError(t, err)
+	assert.Empty(t, pkgs)
+	if assert.Len(t, diags, 1) {
+		assert.Equal(t, "special.go:5:30: fallback missing not found in package tags", diags[0].Format(dir))
+	}
 }

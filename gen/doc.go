@@ -9,7 +9,8 @@
 // package-level *runtime.Resource created when the package is initialised.
 //
 // Each concern has its own file: names.go (identifier allocation),
-// imports.go (import names), typeexpr.go (go/types to source), resources.go,
-// wrapper.go, method.go, errfilter.go, assert.go (the pieces of one file),
-// generate.go (assembling them) and sync.go (writing, checking, deleting).
+// imports.go and imports_group.go (import names and layout), typeexpr.go
+// (go/types to source), resources.go, wrapper.go, method.go, errfilter.go
+// and assert.go (the pieces of one file), generate.go (assembling them) and
+// sync.go (writing, checking, deleting).
 package gen

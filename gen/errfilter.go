@@ -50,15 +50,8 @@ func (g *fileGen) errorFilter(r *annotate.Resource) {
 	}
 	stmts = append(stmts, jen.Return(jen.Lit(len(r.Trace) == 0)))
 
-	doc := fmt.Sprintf("%s reports whether an error of resource %q is traced and handed to its fallback:", name, r.Name)
-	if len(r.Ignore) > 0 {
-		doc += fmt.Sprintf(" never for ignore=%s;", matcherList(r.Ignore))
-	}
-	if len(r.Trace) > 0 {
-		doc += fmt.Sprintf(" only for trace=%s.", matcherList(r.Trace))
-	} else {
-		doc += " every other error is."
-	}
+	doc := fmt.Sprintf("%s reports whether an error of resource %q counts as a business error, to be traced\n"+
+		"and answered by the fallback if there is one. ignore= is tried first: it wins over trace=.", name, r.Name)
 	g.doc(doc)
 	g.file.Func().Id(name).Params(jen.Id(errName).Error()).Bool().Block(stmts...)
 }

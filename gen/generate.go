@@ -46,7 +46,11 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 	if err := g.file.Render(&buf); err != nil {
 		return nil, fmt.Errorf("%s: rendering %s: %w", pkg.Path, annotate.GeneratedFileName, err)
 	}
-	return buf.Bytes(), nil
+	out, err = groupImports(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("%s: formatting %s: %w", pkg.Path, annotate.GeneratedFileName, err)
+	}
+	return out, nil
 }
 
 // fileGen holds what the pieces of one generated file share.

@@ -198,16 +198,25 @@ func (b *guardedBody) admitted(entry string, target *jen.Statement, handler func
 		cond = cond.Op("&&").Id(name).Call(jen.Id(errName))
 	}
 	onError := []jen.Code{jen.Id(entry).Dot("TraceError").Call(jen.Id(errName))}
+	handled := false
 	for _, h := range []*annotate.Handler{b.r.Fallback, b.r.DefaultFallback} {
 		if h != nil {
 			onError = append(onError, jen.Return(handler(h).Call(b.handlerArgs(h, errName)...)))
+			handled = true
 			break
 		}
+	}
+	final := results
+	if handled && b.g.filter[b.r] == "" {
+		// Every non-nil error went to the fallback: what is left is nil,
+		// and saying so lets the compiler drop the error's registers.
+		final = append([]jen.Code(nil), results...)
+		final[f.ErrorResult] = jen.Nil()
 	}
 	return []jen.Code{
 		jen.List(results...).Op(":=").Add(call),
 		jen.If(cond).Block(onError...),
-		jen.Return(results...),
+		jen.Return(final...),
 	}
 }
 
@@ -266,23 +275,23 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 	if r.Func.ErrorResult < 0 {
 		return b.String()
 	}
-	b.WriteString("\nAn error it returns is traced")
-	if len(r.Ignore) > 0 {
-		fmt.Fprintf(&b, " unless it matches %s", matcherList(r.Ignore))
-	}
-	if len(r.Trace) > 0 {
-		if len(r.Ignore) > 0 {
-			b.WriteString(" and")
-		}
-		fmt.Fprintf(&b, " only if it matches %s", matcherList(r.Trace))
-	}
 	switch {
 	case r.Fallback != nil:
-		fmt.Fprintf(&b, ", then answered by fallback %s.", r.Fallback.Written)
+		fmt.Fprintf(&b, "\nAn error it returns is traced, then answered by fallback %s.", r.Fallback.Written)
 	case r.DefaultFallback != nil:
-		fmt.Fprintf(&b, ", then answered by defaultFallback %s.", r.DefaultFallback.Written)
+		fmt.Fprintf(&b, "\nAn error it returns is traced, then answered by defaultFallback %s.", r.DefaultFallback.Written)
 	default:
-		b.WriteString(" and returned unchanged.")
+		b.WriteString("\nAn error it returns is traced and returned.")
+	}
+	var untraced []string
+	if len(r.Ignore) > 0 {
+		untraced = append(untraced, "matching ignore="+matcherList(r.Ignore))
+	}
+	if len(r.Trace) > 0 {
+		untraced = append(untraced, "not matching trace="+matcherList(r.Trace))
+	}
+	if len(untraced) > 0 {
+		fmt.Fprintf(&b, "\nErrors %s are returned unchanged and not traced.", strings.Join(untraced, " or "))
 	}
 	return b.String()
 }

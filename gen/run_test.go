@@ -36,17 +36,22 @@ func TestGeneratedCodeRuns(t *testing.T) {
 	}
 	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(tmp, "go.mod"), repo)
 
-	args := []string{"test", "-count=1"}
+	var patterns []string
 	for _, c := range cases {
-		args = append(args, "./"+c+"/...")
+		patterns = append(patterns, "./"+c+"/...")
 	}
-	cmd := exec.Command(goTool, args...)
-	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test in the testdata module failed: %v\n%s", err, out)
+	goCmd := func(verb string, flags ...string) []byte {
+		cmd := exec.Command(goTool, append(append([]string{verb}, flags...), patterns...)...)
+		cmd.Dir = tmp
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s in the testdata module failed: %v\n%s", verb, err, out)
+		}
+		return out
 	}
+	// go test also builds the packages without tests, and vets them all.
+	out := goCmd("test", "-count=1")
 	// Every case with a golden file has behaviour tests; make sure they ran.
 	for _, c := range cases {
 		if strings.HasPrefix(c, "gen_") && !strings.Contains(string(out), "example.com/golden/"+c+"\t") {

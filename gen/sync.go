@@ -28,11 +28,12 @@ type SyncOptions struct {
 type ChangeKind uint8
 
 const (
-	// Missing: the package has resources but no generated file.
+	// Missing means the package has resources but no generated file.
 	Missing ChangeKind = iota + 1
-	// Stale: the generated file's content differs from what Generate returns.
+	// Stale means the generated file differs from what Generate returns.
 	Stale
-	// LeftOver: the package has no resources left but still has a generated file.
+	// LeftOver means the package has no resources left but still has a
+	// generated file.
 	LeftOver
 )
 

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -64,17 +65,27 @@ type breaker struct {
 	_           [64]byte
 	state       atomic.Int32
 	nextRetryMs atomic.Int64
-	_           [48]byte
+	// settledID is the window ID in which a judgement found at least
+	// MinRequestAmount calls and the threshold not exceeded. Within that
+	// window a good call can only lower the measure, so it needs no new
+	// judgement; see shouldChange.
+	settledID atomic.Int64
+	_         [40]byte
 }
 
 func newBreaker(r DegradeRule, index int) *breaker {
-	n, _ := bucketsFor(r.StatIntervalMs) // validated
-	return &breaker{
+	n, _ := bucketsFor(r.StatIntervalMs, breakerBucketMs) // validated
+	b := &breaker{
 		rule:    r,
 		blocked: newBlockError(BlockTypeDegrade, r.Resource, r.describe(index)),
 		window:  leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: brCounters}),
 	}
+	b.settledID.Store(unsettled)
+	return b
 }
+
+// unsettled is a settledID no window has.
+const unsettled = math.MinInt64
 
 // State returns the current state.
 func (b *breaker) State() BreakerState { return BreakerState(b.state.Load()) }
@@ -101,47 +112,89 @@ func (b *breaker) abandonProbe(nowMs int64) {
 	}
 }
 
-// onComplete records a finished call and lets the breaker judge.
-func (b *breaker) onComplete(nowMs, rtMs int64, failed, probe bool) {
-	bad := failed
+// isBad says whether a call with this outcome counts against the breaker.
+func (b *breaker) isBad(rtMs int64, failed bool) bool {
 	if b.rule.Grade == DegradeSlowRatio {
-		bad = float64(rtMs) > b.rule.Count
+		return float64(rtMs) > b.rule.Count
 	}
-	c := b.window.At(nowMs)
+	return failed
+}
+
+// record counts a finished call through c, a cursor on the breaker's window
+// (made under Pin).
+func (b *breaker) record(c leaparray.Cursor, bad bool) {
 	c.Add(brTotal, 1)
 	if bad {
 		c.Add(brBad, 1)
 	}
+}
+
+// shouldChange reports whether the recorded call calls for a state change:
+// the probe of a HALF_OPEN breaker always decides, and a CLOSED breaker opens
+// when its window (c, positioned at the call's end) is over the threshold.
+// It only reads, so it can run pinned; change makes the move.
+//
+// Sentinel judges a CLOSED breaker after every call. A good call, though,
+// can only push the measure over the threshold if the window's calls were
+// below MinRequestAmount at the last judgement or buckets have expired since
+// (both change the window ID the judgement settled on): otherwise it only
+// adds to the total. So once a judgement in the current window has settled,
+// good calls skip the window sums; bad calls are always judged. The
+// decisions are Sentinel's, at a fraction of the cost per good call.
+func (b *breaker) shouldChange(c leaparray.Cursor, bad, probe bool) bool {
 	switch BreakerState(b.state.Load()) {
 	case StateHalfOpen:
-		if !probe {
-			return // only the probe's outcome decides
+		return probe // only the probe's outcome decides
+	case StateClosed:
+		if !bad && b.settledID.Load() == c.ID() {
+			return false
 		}
-		if bad {
+		_, over, settled := b.overThreshold(c)
+		if settled {
+			b.settledID.Store(c.ID())
+		}
+		return over
+	}
+	return false
+}
+
+// overThreshold returns the rule's measure over the window and whether it
+// exceeds the threshold; settled is true when enough calls were seen and the
+// threshold was not exceeded.
+func (b *breaker) overThreshold(c leaparray.Cursor) (value float64, over, settled bool) {
+	total, bad := c.CountPair(brTotal, brBad)
+	if total < int64(b.rule.MinRequestAmount) || total == 0 {
+		return 0, false, false
+	}
+	switch b.rule.Grade {
+	case DegradeSlowRatio:
+		value = float64(bad) / float64(total)
+		over = value > b.rule.SlowRatioThreshold || (value == 1 && b.rule.SlowRatioThreshold == 1)
+	case DegradeErrorRatio:
+		value = float64(bad) / float64(total)
+		over = value > b.rule.Count
+	default: // DegradeErrorCount
+		value = float64(bad)
+		over = value > b.rule.Count
+	}
+	return value, over, !over
+}
+
+// change performs the state change shouldChange asked for, if the state is
+// still the one it saw: a HALF_OPEN breaker follows its probe, a CLOSED one
+// opens with the measure that crossed the threshold.
+func (b *breaker) change(nowMs, rtMs int64, failed bool) {
+	switch BreakerState(b.state.Load()) {
+	case StateHalfOpen:
+		if b.isBad(rtMs, failed) {
 			b.open(StateHalfOpen, 1, nowMs)
 		} else if b.transition(StateHalfOpen, StateClosed, 0, nowMs) {
 			b.window.Reset()
+			b.settledID.Store(unsettled)
 		}
 	case StateClosed:
-		total := c.Count(brTotal)
-		if total < int64(b.rule.MinRequestAmount) {
-			return
-		}
-		badCount := float64(c.Count(brBad))
-		switch b.rule.Grade {
-		case DegradeSlowRatio:
-			ratio := badCount / float64(total)
-			if ratio > b.rule.SlowRatioThreshold || (ratio == 1 && b.rule.SlowRatioThreshold == 1) {
-				b.open(StateClosed, ratio, nowMs)
-			}
-		case DegradeErrorRatio:
-			if ratio := badCount / float64(total); ratio > b.rule.Count {
-				b.open(StateClosed, ratio, nowMs)
-			}
-		case DegradeErrorCount:
-			if badCount > b.rule.Count {
-				b.open(StateClosed, badCount, nowMs)
-			}
+		if value, over, _ := b.overThreshold(b.window.At(nowMs)); over {
+			b.open(StateClosed, value, nowMs)
 		}
 	}
 }

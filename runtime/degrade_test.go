@@ -55,7 +55,10 @@ func slowCall(r *Resource, c *ManualClock) bool {
 	ok, _ := call(r, c, 200*time.Millisecond, nil)
 	return ok
 }
-func fastCall(r *Resource, c *ManualClock) bool { ok, _ := call(r, c, 10*time.Millisecond, nil); return ok }
+func fastCall(r *Resource, c *ManualClock) bool {
+	ok, _ := call(r, c, 10*time.Millisecond, nil)
+	return ok
+}
 func failingCall(r *Resource, c *ManualClock) bool {
 	ok, _ := call(r, c, 0, errBusiness)
 	return ok

@@ -44,7 +44,7 @@ type flowCheck struct {
 func newFlowCheck(r FlowRule, index int) *flowCheck {
 	f := &flowCheck{rule: r, blocked: newBlockError(BlockTypeFlow, r.Resource, r.describe(index))}
 	if r.StatIntervalMs != DefaultStatIntervalMs {
-		n, _ := bucketsFor(r.StatIntervalMs) // validated
+		n, _ := bucketsFor(r.StatIntervalMs, flowBucketMs) // validated
 		f.own = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: 1})
 	}
 	if r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter {
@@ -73,7 +73,7 @@ func (f *flowCheck) source(r *Resource, via *node) *node {
 }
 
 // check decides one call against the rule.
-func (f *flowCheck) check(r *Resource, via *node, nowNs, acquire int64, prioritized bool) verdict {
+func (f *flowCheck) check(r *Resource, via *node, nowNs, secondID, acquire int64, prioritized bool) verdict {
 	src := f.source(r, via)
 	if src == nil {
 		return verdictPass
@@ -105,7 +105,7 @@ func (f *flowCheck) check(r *Resource, via *node, nowNs, acquire int64, prioriti
 		}
 		return verdictBlock
 	}
-	if float64(src.passCount(nowMs)+acquire) <= f.rule.Count {
+	if float64(src.passCountAt(secondID)+acquire) <= f.rule.Count {
 		return verdictPass
 	}
 	if prioritized {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
 // Resource is the handle of one guarded resource. Create it once, with
@@ -94,8 +96,8 @@ type Entry struct {
 	rules   *ruleSet // the checks this call passed, which judge its outcome
 	via     *node    // statistics of the call's entrance, when a chain rule tracks it
 	startNs int64
-	acquire int32
 	probes  uint64 // bit i: this call is the probe of rules.degrade[i]
+	acquire int32
 	failed  bool
 	exited  bool
 }
@@ -108,16 +110,18 @@ type Entry struct {
 // limiter queues it or a prioritized call borrows from the next window.
 func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *BlockError) {
 	acquire, prioritized := int64(1), false
-	for _, o := range opts {
-		if o.acquire > 0 {
-			acquire = int64(o.acquire)
-		}
-		prioritized = prioritized || o.prioritized
+	if len(opts) != 0 {
+		acquire, prioritized = applyEntryOptions(opts)
 	}
 	nowNs := nowNanos()
+	nowMs := nowNs / 1e6
+	second := r.stats.second
+	id := second.ID(nowMs)
 	rs := r.rules.Load()
 	if rs == nil {
-		r.stats.enter(nowNs/1e6, acquire, true)
+		p := leaparray.Pin()
+		r.stats.enter(second.AtID(id, p), p, nowMs, acquire, true)
+		leaparray.Unpin()
 		return Entry{res: r, startNs: nowNs, acquire: int32(acquire)}, nil
 	}
 	var via *node
@@ -126,18 +130,20 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 	}
 	counted := true
 	for _, f := range rs.flow {
-		switch f.check(r, via, nowNs, acquire, prioritized) {
+		switch f.check(r, via, nowNs, id, acquire, prioritized) {
+		case verdictPass:
+			continue
 		case verdictBlock:
-			r.recordBlock(rs, via, nowNs/1e6, acquire)
+			r.recordBlock(via, id, acquire)
 			return Entry{}, f.blocked
-		case verdictWaited:
-			nowNs = nowNanos()
 		case verdictBorrowed:
-			nowNs = nowNanos()
 			counted = false
 		}
+		// The call slept: later checks and the statistics use the new time.
+		nowNs = nowNanos()
+		nowMs = nowNs / 1e6
+		id = second.ID(nowMs)
 	}
-	nowMs := nowNs / 1e6
 	var probes uint64
 	for i, b := range rs.degrade {
 		pass, probe := b.tryPass(nowMs)
@@ -149,28 +155,46 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 					rs.degrade[j].abandonProbe(nowMs)
 				}
 			}
-			r.recordBlock(rs, via, nowMs, acquire)
+			r.recordBlock(via, id, acquire)
 			return Entry{}, b.blocked
 		}
 		if probe {
 			probes |= 1 << i
 		}
 	}
-	r.stats.enter(nowMs, acquire, counted)
+	// Counter writes run pinned to the processor: its stripes are then
+	// written without locked instructions (see leaparray.Pin).
+	p := leaparray.Pin()
+	r.stats.enter(second.AtID(id, p), p, nowMs, acquire, counted)
 	if via != nil {
-		via.enter(nowMs, acquire, counted)
+		via.enter(via.second.AtID(id, p), p, nowMs, acquire, counted)
 	}
 	for _, w := range rs.ownWindows {
-		w.Add(nowMs, 0, acquire)
+		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
+	leaparray.Unpin()
 	return Entry{res: r, rules: rs, via: via, startNs: nowNs, acquire: int32(acquire), probes: probes}, nil
 }
 
-func (r *Resource) recordBlock(_ *ruleSet, via *node, nowMs, acquire int64) {
-	r.stats.block(nowMs, acquire)
-	if via != nil {
-		via.block(nowMs, acquire)
+func applyEntryOptions(opts []EntryOption) (acquire int64, prioritized bool) {
+	acquire = 1
+	for _, o := range opts {
+		if o.acquire > 0 {
+			acquire = int64(o.acquire)
+		}
+		prioritized = prioritized || o.prioritized
 	}
+	return acquire, prioritized
+}
+
+// recordBlock counts a blocked call in the second-level window id.
+func (r *Resource) recordBlock(via *node, id, acquire int64) {
+	p := leaparray.Pin()
+	r.stats.second.AtID(id, p).Add(evBlock, acquire)
+	if via != nil {
+		via.second.AtID(id, p).Add(evBlock, acquire)
+	}
+	leaparray.Unpin()
 }
 
 // TraceError marks the call as failed when err is not nil, for the error
@@ -194,13 +218,31 @@ func (e *Entry) Exit() {
 	nowMs := nowNs / 1e6
 	rtMs := nowMs - e.startNs/1e6
 	acquire := int64(e.acquire)
-	e.res.stats.exit(nowMs, rtMs, acquire, e.failed)
+	stats := e.res.stats
+	p := leaparray.Pin()
+	c := stats.second.AtPinned(nowMs, p)
+	stats.exit(c, p, rtMs, acquire, e.failed)
 	if e.via != nil {
-		e.via.exit(nowMs, rtMs, acquire, e.failed)
+		e.via.exit(c.On(e.via.second, p), p, rtMs, acquire, e.failed)
 	}
+	// Breakers record under the pin too and decide there (reads only);
+	// a state change, which calls listeners, waits until after Unpin.
+	var changes uint64
 	if e.rules != nil {
 		for i, b := range e.rules.degrade {
-			b.onComplete(nowMs, rtMs, e.failed, e.probes&(1<<i) != 0)
+			bad := b.isBad(rtMs, e.failed)
+			bc := c.On(b.window, p)
+			b.record(bc, bad)
+			if b.shouldChange(bc, bad, e.probes&(1<<i) != 0) {
+				changes |= 1 << i
+			}
+		}
+	}
+	leaparray.Unpin()
+	for i := 0; changes != 0; i++ {
+		if changes&(1<<i) != 0 {
+			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
+			changes &^= 1 << i
 		}
 	}
 }

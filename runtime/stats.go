@@ -43,7 +43,13 @@ func (n *node) enablePerSecond() {
 // passCount is the pass count over the second-level window (calls per
 // second), including capacity borrowed into it by prioritized calls.
 func (n *node) passCount(nowMs int64) int64 {
-	return n.second.Count(nowMs, evPass) + n.second.BorrowedIn(nowMs)
+	return n.second.CountWithBorrowed(nowMs, evPass)
+}
+
+// passCountAt is passCount for a second-level window ID (every node's
+// second-level window has the same geometry, so one ID serves all).
+func (n *node) passCountAt(id int64) int64 {
+	return n.second.CountWithBorrowedAt(id, evPass)
 }
 
 // previousSecondPass is the pass count of the last whole second.
@@ -54,24 +60,22 @@ func (n *node) previousSecondPass(nowMs int64) int64 {
 	return 0
 }
 
-// enter records an admitted call. counted is false for a call that borrowed
-// its pass from a future window: the borrow already accounts for it.
-func (n *node) enter(nowMs int64, acquire int64, counted bool) {
-	n.inFlight.Add(1)
+// enter records an admitted call through c, a cursor on n.second made under
+// the Pin p. counted is false for a call that borrowed its pass from a future
+// window: the borrow already accounts for it.
+func (n *node) enter(c leaparray.Cursor, p leaparray.Pinned, nowMs, acquire int64, counted bool) {
+	n.inFlight.AddPinned(1, p)
 	if counted {
-		n.second.At(nowMs).Add(evPass, acquire)
+		c.Add(evPass, acquire)
 	}
 	if w := n.perSecond.Load(); w != nil {
-		w.Add(nowMs, 0, acquire)
+		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
 }
 
-func (n *node) block(nowMs int64, acquire int64) { n.second.Add(nowMs, evBlock, acquire) }
-
-// exit records the end of an admitted call.
-func (n *node) exit(nowMs, rtMs, acquire int64, failed bool) {
-	n.inFlight.Add(-1)
-	c := n.second.At(nowMs)
+// exit records the end of an admitted call through c, as enter.
+func (n *node) exit(c leaparray.Cursor, p leaparray.Pinned, rtMs, acquire int64, failed bool) {
+	n.inFlight.AddPinned(-1, p)
 	c.Add(evSuccess, acquire)
 	if rtMs > 0 {
 		c.Add(evRT, rtMs*acquire)

@@ -37,13 +37,21 @@ const (
 	maxDegradeRulesPerResource = 64
 )
 
-// bucketsFor picks how many buckets a rule's own window of intervalMs gets:
-// the fewest that make buckets no wider than 250 ms (the width the runtime
-// advises for flow control) or than intervalMs/60 for long intervals, rounded
-// up to a divisor of intervalMs. It returns an error when no divisor up to
-// maxBuckets exists (e.g. a large prime interval).
-func bucketsFor(intervalMs int) (int, error) {
-	width := max(250, intervalMs/60)
+// Widest buckets wanted in a rule's own window. Flow rules want the 250 ms
+// the runtime advises for flow control; breakers judge ratios over the whole
+// interval and use Sentinel's 500 ms second-level width, which lets their
+// window share time arithmetic with the resource's statistics.
+const (
+	flowBucketMs    = 250
+	breakerBucketMs = 500
+)
+
+// bucketsFor picks how many buckets a window of intervalMs gets: the fewest
+// that make buckets no wider than widthMs, or than intervalMs/60 for long
+// intervals, rounded up to a divisor of intervalMs. It returns an error when
+// no divisor up to maxBuckets exists (e.g. a large prime interval).
+func bucketsFor(intervalMs, widthMs int) (int, error) {
+	width := max(widthMs, intervalMs/60)
 	n := max(2, (intervalMs+width-1)/width)
 	if intervalMs < 2 {
 		n = 1
@@ -113,7 +121,7 @@ func ValidateFlowRules(rules []FlowRule) error {
 		case r.StatIntervalMs != 0 && r.StatIntervalMs != DefaultStatIntervalMs && r.Strategy != StrategyDirect:
 			fail("StatIntervalMs", "can only be changed for the direct strategy")
 		case r.StatIntervalMs != 0:
-			if _, err := bucketsFor(r.StatIntervalMs); err != nil {
+			if _, err := bucketsFor(r.StatIntervalMs, flowBucketMs); err != nil {
 				fail("StatIntervalMs", err.Error())
 			}
 		}
@@ -161,7 +169,7 @@ func ValidateDegradeRules(rules []DegradeRule) error {
 		if r.StatIntervalMs < 0 || r.StatIntervalMs > maxStatIntervalMs {
 			fail("StatIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", r.StatIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
 		} else if r.StatIntervalMs != 0 {
-			if _, err := bucketsFor(r.StatIntervalMs); err != nil {
+			if _, err := bucketsFor(r.StatIntervalMs, breakerBucketMs); err != nil {
 				fail("StatIntervalMs", err.Error())
 			}
 		}

@@ -124,8 +124,12 @@ func TestCheckFindsMissingStaleAndLeftOverFiles(t *testing.T) {
 		t.Fatal("-check wrote a file")
 	}
 
-	if code, _, stderr := invoke("./..."); code != exitOK {
+	code, stdout, stderr := invoke("-v", "./...")
+	if code != exitOK {
 		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
+	}
+	if stdout != "" || !strings.Contains(stderr, "example.com/golden/gen_basic") || !strings.Contains(stderr, "wrote") {
+		t.Errorf("-v: stdout %q, stderr %q; want the package and the write reported on stderr only", stdout, stderr)
 	}
 	if got, _ := os.ReadFile(generated); !bytes.Equal(got, wantGolden) {
 		t.Fatal("the written file differs from the golden file")
@@ -139,7 +143,9 @@ func TestCheckFindsMissingStaleAndLeftOverFiles(t *testing.T) {
 	if code, _, _ := invoke("generate", "./..."); code != exitOK { // the explicit subcommand
 		t.Fatalf("generate subcommand: exit %d", code)
 	}
-	expectCheck(exitOK, "")
+	if got, _ := os.ReadFile(generated); !bytes.Equal(got, wantGolden) {
+		t.Fatal("regeneration did not restore the stale file")
+	}
 
 	// Without directives the package's generated file is left over.
 	src := filepath.Join(tmp, "gen_basic", "orders.go")
@@ -162,7 +168,6 @@ func TestCheckFindsMissingStaleAndLeftOverFiles(t *testing.T) {
 	if _, err := os.Stat(generated); !os.IsNotExist(err) {
 		t.Fatal("the left-over file was not deleted")
 	}
-	expectCheck(exitOK, "")
 }
 
 func TestRegenerationFixesAStaleFileThatNoLongerCompiles(t *testing.T) {
@@ -194,10 +199,33 @@ func TestRegenerationFixesAStaleFileThatNoLongerCompiles(t *testing.T) {
 	}
 }
 
-func TestVerboseReportsOnStderr(t *testing.T) {
-	caseModule(t, "gen_basic")
-	code, stdout, stderr := invoke("-v", "./...")
-	if code != exitOK || stdout != "" || !strings.Contains(stderr, "example.com/golden/gen_basic") || !strings.Contains(stderr, "wrote") {
-		t.Fatalf("-v: exit %d, stdout %q, stderr %q; want the package and the write reported on stderr", code, stdout, stderr)
+func TestSplitTagsAcceptsCommasAndSpaces(t *testing.T) {
+	tests := map[string][]string{
+		"":           nil,
+		"a":          {"a"},
+		"a,b":        {"a", "b"},
+		"a b":        {"a", "b"},
+		" a, b ,,c ": {"a", "b", "c"},
+	}
+	for in, want := range tests {
+		got := splitTags(in)
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("splitTags(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestTagsReachTheLoader(t *testing.T) {
+	tmp := caseModule(t, "gen_basic")
+	// A file excluded by default that breaks the package when included.
+	broken := "//go:build sentinelgen_broken\n\npackage basic\n\nvar _ int = \"not an int\"\n"
+	if err := os.WriteFile(filepath.Join(tmp, "gen_basic", "broken.go"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := invoke("-check", "./..."); code != exitProblems || strings.Contains(stderr, "not an int") {
+		t.Fatalf("without -tags: exit %d, stderr %q; want only the missing file reported", code, stderr)
+	}
+	if code, _, stderr := invoke("-check", "-tags", "sentinelgen_broken", "./..."); code != exitProblems || !strings.Contains(stderr, "broken.go") {
+		t.Fatalf("with -tags: exit %d, stderr %q; want the tagged file's type error", code, stderr)
 	}
 }

@@ -28,6 +28,17 @@
 // separate words. A reader checks the tag of every word it sums, so a word of a
 // window that has expired is never counted even before anyone resets it.
 //
+// # Stripes and pinned writes
+//
+// Every counter of a bucket is split into stripes, one per processor (P), up
+// to 16, each on its own cache lines; reads sum the stripes. A writer that
+// calls Pin is bound to its processor until Unpin (the runtime mechanism
+// sync.Pool relies on): no other goroutine can write that processor's stripe
+// meanwhile, so Cursor.Add under Pin updates the tagged word with a plain load
+// and store instead of a locked compare-and-swap. Writes without Pin, and
+// writes from processors beyond the stripe count, use compare-and-swap. Gauge
+// is the same idea for a counter that goes up and down.
+//
 // # Accuracy versus granularity
 //
 // A window only forgets in whole buckets, so a count over the interval can be

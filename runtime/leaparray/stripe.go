@@ -24,8 +24,24 @@ func stripeHint() int {
 	return id
 }
 
+// Pinned is the processor a goroutine is pinned to between Pin and Unpin.
+type Pinned int
+
+// Pin pins the calling goroutine to its processor (P) until Unpin, as
+// sync.Pool does, and returns the processor's id. While pinned the goroutine
+// cannot be preempted or moved, so on a stripe that belongs to its processor
+// alone (ids below the stripe count) a write needs no locked instruction:
+// no other goroutine can write that stripe in the meantime. Keep pinned
+// sections to a few counter writes: no blocking, no calls into user code.
+func Pin() Pinned { return Pinned(procPin()) }
+
+// Unpin ends the section started by Pin.
+func Unpin() { procUnpin() }
+
 // stripeCount is how many stripes new windows get: GOMAXPROCS rounded up to
-// a power of two, at most maxStripes.
+// a power of two, at most maxStripes. Processors with higher ids (more
+// processors than maxStripes, or GOMAXPROCS raised later) share stripes and
+// write them with compare-and-swap.
 func stripeCount() int {
 	n := 1
 	for n < goruntime.GOMAXPROCS(0) && n < maxStripes {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Layout of one counter word: window tag in the upper tagBits bits, count in
@@ -28,8 +29,11 @@ const MaxDelta = int64(countMask)
 // processors never write the same line.
 const wordsPerLine = 8
 
-// maxStripes caps how many stripes a bucket is split into.
-const maxStripes = 8
+const wordBytes = 8 // size of one counter word
+
+// maxStripes caps how many stripes a bucket is split into: reads sum every
+// stripe, so more stripes make reads slower.
+const maxStripes = 16
 
 // Window is a ring of time buckets, each holding a fixed number of counters.
 // Every counter of every bucket is split into stripes, one per processor (up
@@ -48,13 +52,21 @@ type Window struct {
 	stripes    int
 	stripeMask int
 	words      []atomic.Uint64
+	// The hot paths address words by pointer arithmetic from first, in
+	// bytes: this spares a bounds check per word read (indexes are computed
+	// from the geometry, never from callers, except counter, which is
+	// checked once per call).
+	first       unsafe.Pointer
+	bucketBytes uintptr
+	stripeBytes uintptr
 
 	// Borrowed counts for current and future windows, one word per window,
 	// in a ring of buckets+lookahead slots so that a window being borrowed
 	// into never shares a slot with a window still inside the interval.
-	lookahead  int64
-	borrowMask uint64 // the borrowed ring's size is a power of two
-	borrowed   []atomic.Uint64
+	lookahead    int64
+	borrowMask   uint64 // the borrowed ring's size is a power of two
+	borrowed     []atomic.Uint64
+	everBorrowed atomic.Bool // lets reads skip the ring until someone borrows
 }
 
 // Config describes a Window.
@@ -96,12 +108,15 @@ func New(cfg Config) (*Window, error) {
 		stride:     stride,
 		stripes:    stripes,
 		stripeMask: stripes - 1,
-		words:      make([]atomic.Uint64, stride*stripes*cfg.Buckets),
+		words:      alignedWords(stride * stripes * cfg.Buckets),
 		lookahead:  int64(cfg.Lookahead),
 	}
 	if cfg.Buckets&(cfg.Buckets-1) == 0 {
 		w.bucketMask = uint64(cfg.Buckets - 1)
 	}
+	w.first = unsafe.Pointer(&w.words[0])
+	w.stripeBytes = uintptr(stride) * wordBytes
+	w.bucketBytes = uintptr(stripes) * w.stripeBytes
 	if cfg.Lookahead > 0 {
 		ring := 1
 		for ring < cfg.Buckets+cfg.Lookahead {
@@ -111,6 +126,17 @@ func New(cfg Config) (*Window, error) {
 		w.borrowMask = uint64(ring - 1)
 	}
 	return w, nil
+}
+
+// alignedWords returns n zeroed words starting on a cache-line boundary, so
+// that each stripe (a whole number of lines) really has its lines to itself.
+func alignedWords(n int) []atomic.Uint64 {
+	buf := make([]atomic.Uint64, n+wordsPerLine-1)
+	skip := 0
+	for uintptr(unsafe.Pointer(&buf[skip]))%(wordsPerLine*wordBytes) != 0 {
+		skip++
+	}
+	return buf[skip : skip+n : skip+n]
 }
 
 // MustNew is New for configurations known to be valid; it panics otherwise.
@@ -173,6 +199,23 @@ func (w *Window) slot(id int64) int {
 // borrowSlot is the position of window id in the borrowed ring.
 func (w *Window) borrowSlot(id int64) int { return int(uint64(id) & w.borrowMask) }
 
+// ID is the number of the bucket-wide window containing nowMs. Windows with
+// the same bucket width share IDs, so one ID can address several of them
+// (see AtID and CountWithBorrowedAt).
+func (w *Window) ID(nowMs int64) int64 { return w.windowID(nowMs) }
+
+// AtID is AtPinned for a window ID from ID.
+func (w *Window) AtID(id int64, p Pinned) Cursor { return w.cursor(id, p) }
+
+// CountWithBorrowedAt is CountWithBorrowed for a window ID from ID.
+func (w *Window) CountWithBorrowedAt(id int64, counter int) int64 {
+	n := w.count(id, counter)
+	if w.everBorrowed.Load() {
+		n += w.borrowedIn(id)
+	}
+	return n
+}
+
 // WindowStart is the start of the bucket that contains nowMs.
 func (w *Window) WindowStart(nowMs int64) int64 { return w.windowID(nowMs) * w.widthMs }
 
@@ -201,6 +244,25 @@ func add(p *atomic.Uint64, id int64, delta uint64) bool {
 	}
 }
 
+// addOwned is add for a word that only the calling goroutine writes (its
+// processor's stripe, under Pin): a load and a plain store (storeOwned),
+// which costs a fraction of a locked read-modify-write. Readers still load
+// atomically and see either the old or the new word.
+func addOwned(p *atomic.Uint64, id int64, delta uint64) bool {
+	tag := uint64(id) & tagMask
+	old := p.Load()
+	oldTag := old >> countBits
+	switch {
+	case oldTag == tag:
+		storeOwned(p, old+delta)
+	case (tag-oldTag)&tagMask < tagHalf || old&countMask == 0:
+		storeOwned(p, tag<<countBits|delta)
+	default:
+		return false
+	}
+	return true
+}
+
 // countIn returns the count p holds for window id, or 0 when p holds another
 // window.
 func countIn(p *atomic.Uint64, id int64) int64 {
@@ -211,20 +273,60 @@ func countIn(p *atomic.Uint64, id int64) int64 {
 	return int64(v & countMask)
 }
 
-// Cursor is a Window positioned at one instant and on the calling
-// processor's stripe. Taking a Cursor once and using it for several counters
-// saves repeating the time arithmetic; it stays valid for any later use (a
-// late write through it lands in its own bucket or is dropped as stale).
+// Cursor is a Window positioned at one instant and on one stripe. Taking a
+// Cursor once and using it for several counters saves repeating the time
+// arithmetic; it stays valid for any later use (a late write through it lands
+// in its own bucket or is dropped as stale).
 type Cursor struct {
-	w    *Window
-	id   int64
-	base int // index of counter 0 of the cursor's stripe in its bucket
+	w   *Window
+	id  int64
+	ptr unsafe.Pointer // counter 0 of the cursor's stripe in its bucket
+	// owned is true when the cursor was made under Pin for a stripe that
+	// only the pinned processor writes: writes then need no atomic
+	// read-modify-write.
+	owned bool
 }
 
-// At positions a Cursor at nowMs on the calling processor's stripe.
+// At positions a Cursor at nowMs on the calling processor's stripe. Its
+// writes use compare-and-swap and are safe without Pin.
 func (w *Window) At(nowMs int64) Cursor {
 	id := w.windowID(nowMs)
-	return Cursor{w: w, id: id, base: (w.slot(id)*w.stripes + (stripeHint() & w.stripeMask)) * w.stride}
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, stripeHint())}
+}
+
+// AtPinned positions a Cursor at nowMs on the stripe of p, the result of the
+// Pin in force. Use its writes only before the matching Unpin.
+func (w *Window) AtPinned(nowMs int64, p Pinned) Cursor {
+	return w.cursor(w.windowID(nowMs), p)
+}
+
+func (w *Window) cursor(id int64, p Pinned) Cursor {
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, int(p)), owned: int(p) < w.stripes}
+}
+
+// stripeAt is counter 0 of processor proc's stripe in window id's bucket.
+func (w *Window) stripeAt(id int64, proc int) unsafe.Pointer {
+	return unsafe.Add(w.first, uintptr(w.slot(id))*w.bucketBytes+uintptr(proc&w.stripeMask)*w.stripeBytes)
+}
+
+// wordAt is the word at byte offset off from first.
+func (w *Window) wordAt(off uintptr) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(w.first, off))
+}
+
+func (w *Window) checkCounter(counter int) {
+	if uint(counter) >= uint(w.counters) {
+		panic(fmt.Sprintf("leaparray: counter %d out of range [0,%d)", counter, w.counters))
+	}
+}
+
+// On returns a cursor for w2 at the same instant and stripe, reusing the
+// time arithmetic when w2's buckets have the same width.
+func (c Cursor) On(w2 *Window, p Pinned) Cursor {
+	if w2.widthMs == c.w.widthMs {
+		return w2.cursor(c.id, p)
+	}
+	return w2.AtPinned(c.id*c.w.widthMs, p)
 }
 
 // Add adds delta (0 <= delta <= MaxDelta) to counter in the cursor's bucket.
@@ -232,17 +334,47 @@ func (w *Window) At(nowMs int64) Cursor {
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
 func (c Cursor) Add(counter int, delta int64) bool {
-	return add(&c.w.words[c.base+counter], c.id, uint64(delta))
+	c.w.checkCounter(counter)
+	p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
+	if c.owned {
+		return addOwned(p, c.id, uint64(delta))
+	}
+	return add(p, c.id, uint64(delta))
 }
+
+// ID is the window ID of the cursor's bucket (see Window.ID).
+func (c Cursor) ID() int64 { return c.id }
 
 // Count sums counter over the interval that ends in the cursor's bucket.
 func (c Cursor) Count(counter int) int64 { return c.w.count(c.id, counter) }
+
+// CountPair is Count for two counters in one pass.
+func (c Cursor) CountPair(a, b int) (int64, int64) {
+	w := c.w
+	w.checkCounter(a)
+	w.checkCounter(b)
+	offA, offB := uintptr(a)*wordBytes, uintptr(b)*wordBytes
+	var sa, sb int64
+	for id := c.id - w.buckets + 1; id <= c.id; id++ {
+		tag := uint64(id) & tagMask
+		off := uintptr(w.slot(id)) * w.bucketBytes
+		for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+			if v := w.wordAt(off + offA).Load(); v>>countBits == tag {
+				sa += int64(v & countMask)
+			}
+			if v := w.wordAt(off + offB).Load(); v>>countBits == tag {
+				sb += int64(v & countMask)
+			}
+		}
+	}
+	return sa, sb
+}
 
 // CountWithBorrowed is Count plus what was borrowed into the interval (see
 // BorrowedIn), in one pass over the time arithmetic.
 func (c Cursor) CountWithBorrowed(counter int) int64 {
 	n := c.w.count(c.id, counter)
-	if c.w.lookahead != 0 {
+	if c.w.everBorrowed.Load() {
 		n += c.w.borrowedIn(c.id)
 	}
 	return n
@@ -260,22 +392,42 @@ func (w *Window) Count(nowMs int64, counter int) int64 {
 }
 
 func (w *Window) count(cur int64, counter int) int64 {
+	// One flat loop over every stripe of every bucket in the interval: this
+	// is on the path of every flow check.
+	w.checkCounter(counter)
+	offC := uintptr(counter) * wordBytes
 	var sum int64
 	for id := cur - w.buckets + 1; id <= cur; id++ {
-		sum += w.bucketCount(id, counter)
+		tag := uint64(id) & tagMask
+		off := uintptr(w.slot(id))*w.bucketBytes + offC
+		for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+			if v := w.wordAt(off).Load(); v>>countBits == tag {
+				sum += int64(v & countMask)
+			}
+		}
 	}
 	return sum
 }
 
 // bucketCount sums counter over the stripes of window id's bucket.
 func (w *Window) bucketCount(id int64, counter int) int64 {
+	w.checkCounter(counter)
 	var sum int64
-	line := w.stripes * w.stride
-	base := w.slot(id)*line + counter
-	for i := base; i < base+line; i += w.stride {
-		sum += countIn(&w.words[i], id)
+	off := uintptr(w.slot(id))*w.bucketBytes + uintptr(counter)*wordBytes
+	for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+		sum += countIn(w.wordAt(off), id)
 	}
 	return sum
+}
+
+// CountWithBorrowed is Count plus BorrowedIn at nowMs.
+func (w *Window) CountWithBorrowed(nowMs int64, counter int) int64 {
+	cur := w.windowID(nowMs)
+	n := w.count(cur, counter)
+	if w.everBorrowed.Load() {
+		n += w.borrowedIn(cur)
+	}
+	return n
 }
 
 // BucketCount is counter in the single bucket that contains atMs, as long as
@@ -301,13 +453,16 @@ func (w *Window) Borrow(nowMs, atMs int64, delta int64) bool {
 	if w.lookahead == 0 || target <= cur || target > cur+w.lookahead {
 		return false
 	}
+	if !w.everBorrowed.Load() {
+		w.everBorrowed.Store(true)
+	}
 	return add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
 }
 
 // Waiting is the total borrowed into windows still ahead of nowMs: capacity
 // already promised to callers that are waiting for their window.
 func (w *Window) Waiting(nowMs int64) int64 {
-	if w.lookahead == 0 {
+	if !w.everBorrowed.Load() {
 		return 0
 	}
 	cur := w.windowID(nowMs)
@@ -322,7 +477,7 @@ func (w *Window) Waiting(nowMs int64) int64 {
 // ends in the bucket containing nowMs: capacity those buckets gave to
 // callers that waited for them.
 func (w *Window) BorrowedIn(nowMs int64) int64 {
-	if w.lookahead == 0 {
+	if !w.everBorrowed.Load() {
 		return 0
 	}
 	return w.borrowedIn(w.windowID(nowMs))
@@ -338,16 +493,17 @@ func (w *Window) borrowedIn(cur int64) int64 {
 
 // BorrowedAt is what was borrowed into the single bucket containing atMs.
 func (w *Window) BorrowedAt(atMs int64) int64 {
-	if w.lookahead == 0 {
+	if !w.everBorrowed.Load() {
 		return 0
 	}
 	id := w.windowID(atMs)
 	return countIn(&w.borrowed[w.borrowSlot(id)], id)
 }
 
-// Reset clears every bucket. Writes racing with Reset may survive it; the
-// runtime only resets a breaker's window at a state change, where that is
-// harmless.
+// Reset clears every bucket. Writes racing with Reset may survive it (a
+// pinned writer may store back a count it loaded before the reset); the
+// runtime only resets a breaker's window when the breaker closes, where a
+// stray count from that instant is harmless.
 func (w *Window) Reset() {
 	for i := range w.words {
 		w.words[i].Store(0)

@@ -153,21 +153,51 @@ func TestConfigValidation(t *testing.T) {
 func TestGauge(t *testing.T) {
 	g := NewGauge()
 	var wg sync.WaitGroup
-	for range 4 {
+	for i := range 6 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range 1000 {
-				g.Add(1)
-				g.Add(-1)
-				g.Add(1)
+				if i%2 == 0 {
+					g.Add(1)
+					g.Add(-1)
+					g.Add(1)
+					continue
+				}
+				p := Pin()
+				g.AddPinned(1, p)
+				g.AddPinned(-1, p)
+				g.AddPinned(1, p)
+				Unpin()
 			}
 		}()
 	}
 	wg.Wait()
-	if got := g.Load(); got != 4000 {
-		t.Fatalf("Gauge = %d, want 4000", got)
+	if got := g.Load(); got != 6000 {
+		t.Fatalf("Gauge = %d, want 6000", got)
 	}
+}
+
+func TestCursorCountsAndCounterBounds(t *testing.T) {
+	w := MustNew(Config{IntervalMs: 1000, Buckets: 2, Counters: 3})
+	p := Pin()
+	c := w.AtPinned(700, p)
+	c.Add(0, 2)
+	c.Add(2, 5)
+	c.On(w, p).Add(0, 1)
+	Unpin()
+	if a, b := c.CountPair(0, 2); a != 3 || b != 5 {
+		t.Fatalf("CountPair = %d, %d, want 3, 5", a, b)
+	}
+	if got := w.CountWithBorrowedAt(w.ID(900), 0); got != 3 {
+		t.Fatalf("CountWithBorrowedAt = %d, want 3", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("writing counter 3 of a 3-counter window did not panic")
+		}
+	}()
+	c.Add(3, 1)
 }
 
 // TestConcurrentResetLosesNothing aims concurrent writers at the moment a
@@ -181,11 +211,27 @@ func TestGauge(t *testing.T) {
 // (A bucket that publishes its new start and then zeroes its counters, as
 // separate steps, fails here.)
 func TestConcurrentResetLosesNothing(t *testing.T) {
-	writers := max(2, goruntime.GOMAXPROCS(0))
+	t.Run("compare-and-swap", func(t *testing.T) {
+		testConcurrentReset(t, func(w *Window, nowMs int64) bool { return w.Add(nowMs, 0, 1) })
+	})
+	t.Run("pinned", func(t *testing.T) {
+		testConcurrentReset(t, func(w *Window, nowMs int64) bool {
+			p := Pin()
+			ok := w.AtPinned(nowMs, p).Add(0, 1)
+			Unpin()
+			return ok
+		})
+	})
+}
+
+func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
+	// More writers than processors, so pinned writers also share stripes
+	// (one at a time per processor).
+	writers := 2 * max(2, goruntime.GOMAXPROCS(0))
 	const perWriter = 50
-	trials := 2000
+	trials := 1000
 	if testing.Short() {
-		trials = 200
+		trials = 100
 	}
 	for trial := range trials {
 		w := NewSecond(1)
@@ -203,9 +249,9 @@ func TestConcurrentResetLosesNothing(t *testing.T) {
 				}
 				for i := range perWriter {
 					if g == 0 && i%4 == 0 {
-						w.Add(100, 0, 1) // stale: may land before the reset or be dropped
+						add(w, 100) // stale: may land before the reset or be dropped
 					}
-					if !w.Add(1100, 0, 1) { // the new window of slot 0
+					if !add(w, 1100) { // the new window of slot 0
 						refused.Add(1)
 					}
 				}

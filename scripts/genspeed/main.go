@@ -1,10 +1,10 @@
 // Command genspeed measures how long sentinelgen takes on a large module
 // compared with `go list -export -deps`, the floor any loader built on the go
 // command pays. It writes a synthetic module (packages x annotated methods,
-// importing each other in a tree and using the repository's runtime through a
-// replace directive), builds sentinelgen once, warms the build cache with one
-// run of every command, then times interleaved runs and prints the medians
-// and the ratio sentinelgen / go list.
+// importing each other in a tree and using a snapshot of the repository's
+// runtime through a replace directive), builds sentinelgen once, warms the
+// build cache with one run of every command, then times interleaved runs and
+// prints the medians and the ratio sentinelgen / go list.
 //
 // Usage, from the repository:
 //
@@ -87,7 +87,11 @@ func run(ctx context.Context, args []string, out io.Writer) (result, error) {
 		defer os.RemoveAll(work)
 	}
 
-	mod := synthModule{Path: "example.com/genspeed", Packages: *packages, Methods: *methods, Repo: *repo}
+	snapshot, err := snapshotRuntime(*repo, filepath.Join(work, "sentinelgen"))
+	if err != nil {
+		return result{}, fmt.Errorf("copying the runtime: %w", err)
+	}
+	mod := synthModule{Path: "example.com/genspeed", Packages: *packages, Methods: *methods, Repo: snapshot}
 	dir := filepath.Join(work, "module")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return result{}, err
@@ -95,7 +99,7 @@ func run(ctx context.Context, args []string, out io.Writer) (result, error) {
 	if err := mod.write(dir); err != nil {
 		return result{}, fmt.Errorf("writing the synthetic module: %w", err)
 	}
-	bin := filepath.Join(work, "sentinelgen")
+	bin := filepath.Join(work, "bin", "sentinelgen")
 	build := command{label: "go build", argv: []string{"go", "build", "-o", bin, sentinelModule + "/cmd/sentinelgen"}}
 	if _, err := build.run(ctx, *repo); err != nil {
 		return result{}, err

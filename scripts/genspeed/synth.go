@@ -14,7 +14,7 @@ type synthModule struct {
 	Path     string // module path
 	Packages int    // number of packages, svc/p000 ... svc/pNNN
 	Methods  int    // annotated methods per package
-	Repo     string // absolute directory of the sentinelgen module, for the replace directive
+	Repo     string // absolute directory of a copy of the sentinelgen module, for the replace directive
 }
 
 // synthPackage is what one package's templates see.

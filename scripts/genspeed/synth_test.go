@@ -22,7 +22,11 @@ func repoRoot(t *testing.T) string {
 // templates must produce valid Go that uses the real runtime package.
 func TestSynthModuleBuilds(t *testing.T) {
 	dir := t.TempDir()
-	m := synthModule{Path: "example.com/genspeed", Packages: 4, Methods: 3, Repo: repoRoot(t)}
+	snapshot, err := snapshotRuntime(repoRoot(t), filepath.Join(t.TempDir(), "sentinelgen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := synthModule{Path: "example.com/genspeed", Packages: 4, Methods: 3, Repo: snapshot}
 	if err := m.write(dir); err != nil {
 		t.Fatal(err)
 	}

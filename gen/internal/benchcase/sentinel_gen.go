@@ -4,6 +4,7 @@ package benchcase
 
 import (
 	"context"
+
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -40,7 +41,7 @@ func (g *GuardedService) Get(ctx context.Context, id int) (int, error) {
 		e.TraceError(err)
 		return g.Service.getFallback(ctx, id, err)
 	}
-	return r0, err
+	return r0, nil
 }
 
 // Compile-time checks of the handlers' signatures. The code above was generated

@@ -46,7 +46,7 @@ func (s *Service) HandWrittenGet(ctx context.Context, id int) (int, error) {
 		return s.getFallback(ctx, id, blockErr)
 	}
 	defer e.Exit()
-	v, err := s.get(ctx, id)
+	v, err := s.Get(ctx, id)
 	if err != nil {
 		e.TraceError(err)
 		return s.getFallback(ctx, id, err)
