@@ -64,7 +64,14 @@ type checker struct {
 }
 
 func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) checkResult {
-	c := &checker{fset: fset, pkg: pkg, info: info, emitted: map[string]bool{}, namePos: map[*Resource]token.Position{}, quals: map[string]map[string]string{}}
+	c := &checker{
+		fset:    fset,
+		pkg:     pkg,
+		info:    info,
+		emitted: map[string]bool{},
+		namePos: map[*Resource]token.Position{},
+		quals:   map[string]map[string]string{},
+	}
 	model := &Package{Path: pkg.Path(), Name: pkg.Name(), Types: pkg, Reserved: map[string]bool{}}
 	var found []annotated
 	for _, f := range files {

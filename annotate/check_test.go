@@ -220,11 +220,25 @@ func TestCheckHandlerResolution(t *testing.T) {
 		{"suggests in an import", "fallback=errors.iss", []string{"fallback errors.iss not found: package errors has no function iss; did you mean Is?"}},
 		{"unexported in import", "fallback=runtime.newBlockError", []string{"fallback runtime.newBlockError is not exported by package runtime"}},
 		{"imported non-function", "fallback=runtime.BlockError", []string{"fallback runtime.BlockError is a type, not a function"}},
-		{"no error result needs a handler", "", nil},
+		{"promoted through embedding", "fallback=Promoted", nil},
+		{"ambiguous promotion", "fallback=Twice", []string{"fallback Twice is ambiguous: several embedded fields of Service provide it at the same depth"}},
+		{"no handler at all", "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := strings.Replace(servicePrelude, "type Service struct{}", "type Service struct{ Hook func() }\ntype Peer struct{}\nfunc (Peer) Other() {}", 1) + `
+			decls := `type Service struct {
+	Hook func()
+	A
+	*B
+}
+type A struct{}
+type B struct{}
+func (A) Promoted(ctx context.Context, id int) (string, error) { return "", nil }
+func (A) Twice() {}
+func (*B) Twice() {}
+type Peer struct{}
+func (Peer) Other() {}`
+			src := strings.Replace(servicePrelude, "type Service struct{}", decls, 1) + `
 //sentinel:resource ` + tt.directive + `
 func (s *Service) Get(ctx context.Context, id int) (string, error) { return "", nil }
 `

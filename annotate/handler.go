@@ -105,7 +105,11 @@ func (c *checker) lookupMethod(key string, arg Arg, name string, site handlerSit
 	if _, ok := recv.(*types.Pointer); !ok {
 		recv = types.NewPointer(recv)
 	}
-	obj, _, _ := types.LookupFieldOrMethod(recv, true, c.pkg, name)
+	obj, index, _ := types.LookupFieldOrMethod(recv, true, c.pkg, name)
+	if obj == nil && index != nil {
+		c.report(arg.ValuePos, "%s %s is ambiguous: several embedded fields of %s provide it at the same depth", key, name, site.fn.Recv.TypeName)
+		return nil, true
+	}
 	switch obj := obj.(type) {
 	case *types.Func:
 		if !c.isUserObject(obj) {

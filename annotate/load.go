@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -41,12 +43,19 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 // ordinary compile error, yields no model. err reports failures of loading
 // itself: a go command that cannot run, a pattern that names no package.
 //
-// The previous output of each target package (GeneratedFileName) is replaced
-// by its package clause for the whole load, so a stale file can never block
-// regeneration. User code that refers to the names that file will hold again
-// (GuardedT, NewGuardedT, GuardedF, ..., also through an import of another
-// target package) then fails to type-check with "undefined"; exactly those
-// errors are tolerated.
+// The previous output of each target package (GeneratedFileName) is read as
+// its package clause alone, so a stale file can never block regeneration.
+// User code that refers to the names that file will hold again (GuardedT,
+// NewGuardedT, GuardedF, ..., also through an import of another target
+// package) then fails to type-check with "undefined"; exactly those errors
+// are tolerated.
+//
+// The file is left out by the parser hook rather than by an overlay: with
+// any overlay, go/packages distrusts all export data and type-checks every
+// dependency, the standard library included, from source (about 3x the
+// time and memory). The go command still compiles the real file to produce
+// export data; its complaints about that file are ignored, since the
+// source type-check of target packages is what counts.
 func Load(dir string, patterns []string, opts Options) ([]*Package, []Diagnostic, error) {
 	return load(dir, patterns, opts, nil)
 }
@@ -62,20 +71,22 @@ func load(dir string, patterns []string, opts Options, scope func(pkgPath string
 	if len(opts.Tags) > 0 {
 		cfg.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
-	start := time.Now()
-	overlay, err := blankGeneratedFiles(cfg, patterns)
-	if err != nil {
-		return nil, nil, err
+	var previous atomic.Int32
+	cfg.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		if filepath.Base(filename) == GeneratedFileName {
+			previous.Add(1)
+			return parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
+		}
+		return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 	}
-	verbosef(opts.Verbose, "annotate: found %d previous %s in %v", len(overlay), GeneratedFileName, time.Since(start))
-
-	start = time.Now()
-	cfg.Mode, cfg.Overlay = loadMode, overlay
+	start := time.Now()
+	cfg.Mode = loadMode
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("annotate: %w", err)
 	}
-	verbosef(opts.Verbose, "annotate: loaded %d packages in %v", len(pkgs), time.Since(start))
+	verbosef(opts.Verbose, "annotate: loaded %d packages in %v, leaving out %d previous %s",
+		len(pkgs), time.Since(start), previous.Load(), GeneratedFileName)
 	if err := patternErrors(pkgs, patterns); err != nil {
 		return nil, nil, err
 	}
@@ -84,7 +95,9 @@ func load(dir string, patterns []string, opts Options, scope func(pkgPath string
 	results := make([]checkResult, len(pkgs))
 	emitted := map[string]map[string]bool{}
 	for i, p := range pkgs {
-		if p.Types == nil || p.TypesInfo == nil {
+		if p.Types == nil || p.TypesInfo == nil || len(p.Syntax) == 0 {
+			// Nothing to check, and no directory to write to: a package of
+			// test files only, or one that failed to load.
 			continue
 		}
 		results[i] = checkPackage(p.Fset, p.Syntax, p.Types, p.TypesInfo)
@@ -113,32 +126,6 @@ func verbosef(w io.Writer, format string, args ...any) {
 	if w != nil {
 		fmt.Fprintf(w, format+"\n", args...)
 	}
-}
-
-// blankGeneratedFiles returns an overlay that reduces the previous output
-// file of every target package to its package clause. Directory patterns
-// (".", "./x", "./x/...") are served by walking the file system; any other
-// pattern needs a listing by the go command (cheap: no dependencies, no
-// compiling, but a process start).
-func blankGeneratedFiles(base *packages.Config, patterns []string) (map[string][]byte, error) {
-	if overlay, ok := walkGeneratedFiles(base.Dir, patterns); ok {
-		return overlay, nil
-	}
-	cfg := *base
-	cfg.Mode = packages.NeedName | packages.NeedFiles
-	pkgs, err := packages.Load(&cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("annotate: %w", err)
-	}
-	overlay := map[string][]byte{}
-	for _, p := range pkgs {
-		for _, f := range p.GoFiles {
-			if filepath.Base(f) == GeneratedFileName && p.Name != "" {
-				overlay[f] = []byte("package " + p.Name + "\n")
-			}
-		}
-	}
-	return overlay, nil
 }
 
 // patternErrors turns target packages that do not exist (a pattern naming a
@@ -171,7 +158,12 @@ func loadErrors(p *packages.Package, emitted map[string]map[string]bool, quals m
 			continue // taken from p.TypeErrors below, with exact positions
 		case e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# "):
 			// The compiler's output from building export data: the same
-			// errors as the type checker's, which are judged one by one.
+			// errors as the type checker's, which are judged one by one,
+			// or errors in the previous output, which is being replaced.
+			continue
+		case filepath.Base(parsePosition(e.Pos).Filename) == GeneratedFileName:
+			// The go command's view of the previous output, such as an
+			// import of a package that no longer exists.
 			continue
 		}
 		diags = append(diags, Diagnostic{Pos: parsePosition(e.Pos), Message: e.Msg})

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// An import-path pattern cannot be walked: the previous output is found by
-// listing packages instead, with the same result.
+// Import-path patterns work as directory patterns do, previous output
+// included.
 func TestLoadImportPathPattern(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs(goldenRoot)
@@ -25,7 +25,7 @@ func TestLoadImportPathPattern(t *testing.T) {
 	assert.Len(t, pkgs[0].Resources, 2)
 	assert.Equal(t, goldenModule+"ok_stale_generated/client", pkgs[1].Path)
 	assert.Empty(t, pkgs[1].Resources, "packages without resources are returned too")
-	assert.Contains(t, verbose.String(), "found 1 previous sentinel_gen.go")
+	assert.Contains(t, verbose.String(), "leaving out 1 previous sentinel_gen.go")
 }
 
 func TestLoadPatternErrors(t *testing.T) {
@@ -63,4 +63,26 @@ func TestLoadTags(t *testing.T) {
 	if assert.Len(t, diags, 1) {
 		assert.Equal(t, "special.go:5:30: fallback missing not found in package tags", diags[0].Format(dir))
 	}
+}
+
+// A directory of test files only is a package without files: it yields no
+// model (gen would have no directory to write to) and no diagnostic.
+func TestLoadTestOnlyPackage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module example.com/testonly\n\ngo 1.26.0\n",
+		"x.go":            "package x\n",
+		"e2e/e2e_test.go": "package e2e\n",
+	}
+	for name, content := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	pkgs, diags, err := Load(dir, []string{"./..."}, Options{})
+	require.NoError(t, err)
+	assert.Empty(t, diags)
+	require.Len(t, pkgs, 1)
+	assert.Equal(t, "example.com/testonly", pkgs[0].Path)
+	assert.Equal(t, dir, pkgs[0].Dir)
 }

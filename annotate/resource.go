@@ -59,12 +59,15 @@ func (c *checker) resource(a annotated) *Resource {
 	if arg, ok := a.dir.Lookup(KeyDefaultFallback); ok {
 		r.DefaultFallback = c.handler(RoleDefaultFallback, arg, hs)
 	}
+	// An error result in the wrong place is already reported; saying that
+	// there is none would only confuse.
+	noError := fn.ErrorResult < 0 && !hasErrorResult(sig)
 	for _, key := range []string{KeyIgnore, KeyTrace} {
 		arg, ok := a.dir.Lookup(key)
-		if !ok {
+		if !ok || fn.ErrorResult < 0 && !noError {
 			continue
 		}
-		if fn.ErrorResult < 0 {
+		if noError {
 			c.report(arg.KeyPos, "%s has no effect: %s has no error result", key, fn.Name)
 			continue
 		}
@@ -75,10 +78,19 @@ func (c *checker) resource(a annotated) *Resource {
 			r.Trace = ms
 		}
 	}
-	if fn.ErrorResult < 0 && !hasAny(a.dir, KeyBlockHandler, KeyFallback, KeyDefaultFallback) {
+	if noError && !hasAny(a.dir, KeyBlockHandler, KeyFallback, KeyDefaultFallback) {
 		c.report(a.dir.Pos, "%s has no error result, so a blocked call can only be answered by a handler: add blockHandler, fallback or defaultFallback", fn.Name)
 	}
 	return r
+}
+
+func hasErrorResult(sig *types.Signature) bool {
+	for v := range sig.Results().Variables() {
+		if types.Identical(v.Type(), errorType) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAny(d *Directive, keys ...string) bool {

@@ -44,11 +44,16 @@ func (n *names) has(name string) bool {
 }
 
 // fresh returns base if it is free, else base2, base3, ... and takes the
-// result.
+// result. A base ending in a digit gets an underscore first (arg1_2, not
+// arg12, which reads as a different argument).
 func (n *names) fresh(base string) string {
+	sep := ""
+	if last := base[len(base)-1]; last >= '0' && last <= '9' {
+		sep = "_"
+	}
 	name := base
 	for i := 2; n.taken[name] || token.IsKeyword(name) || name == "_"; i++ {
-		name = base + strconv.Itoa(i)
+		name = base + sep + strconv.Itoa(i)
 	}
 	n.taken[name] = true
 	return name

@@ -13,6 +13,8 @@ func TestNamesFresh(t *testing.T) {
 		{"blockErr", "blockErr2"}, // fresh takes what it returns
 		{"func", "func2"},         // keywords are never returned
 		{"_", "_2"},
+		{"arg1", "arg1"},
+		{"arg1", "arg1_2"}, // not arg12
 	}
 	for _, tt := range tests {
 		if got := n.fresh(tt.base); got != tt.want {

@@ -6,16 +6,19 @@ import (
 )
 
 // benchResource builds a resource with one QPS reject rule and one slow-ratio
-// breaker, the configuration the speed goals are stated for. A huge Count
-// keeps the pass path passing; Count 0 makes the block path block.
+// breaker, the configuration the speed goals are stated for, and makes them
+// the only rules in force. A huge Count keeps the pass path passing; Count 0
+// makes the block path block.
 func benchResource(b *testing.B, name string, count float64) *Resource {
 	b.Helper()
 	r := NewResource(name)
-	flow := append(FlowRules(), FlowRule{Resource: name, Grade: FlowGradeQPS, Count: count})
-	degrade := append(DegradeRules(), DegradeRule{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10})
-	if err := LoadRules(flow, degrade); err != nil {
+	if err := LoadRules(
+		[]FlowRule{{Resource: name, Grade: FlowGradeQPS, Count: count}},
+		[]DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
+	); err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { _ = LoadRules(nil, nil) })
 	return r
 }
 

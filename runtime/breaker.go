@@ -106,11 +106,7 @@ func (b *breaker) tryPass(nowMs int64) (pass, probe bool) {
 
 // abandonProbe re-opens a HALF_OPEN breaker whose probe was blocked by a
 // later check and so will never report an outcome.
-func (b *breaker) abandonProbe(nowMs int64) {
-	if b.transition(StateHalfOpen, StateOpen, 1, nowMs) {
-		b.nextRetryMs.Store(nowMs + int64(b.rule.TimeWindowSec)*1000)
-	}
-}
+func (b *breaker) abandonProbe(nowMs int64) { b.open(StateHalfOpen, 1, nowMs) }
 
 // isBad says whether a call with this outcome counts against the breaker.
 func (b *breaker) isBad(rtMs int64, failed bool) bool {

@@ -82,10 +82,10 @@ func (c *coarseClock) real() int64 { return int64(time.Since(c.base)) }
 
 // Nanotime returns the cached reading while the ticker runs.
 func (c *coarseClock) Nanotime() int64 {
-	if c.state.Load() != tickerRead {
-		return c.wake()
+	if c.state.Load() == tickerRead {
+		return c.cached.Load()
 	}
-	return c.cached.Load()
+	return c.wake()
 }
 
 // wake marks the clock as in use, starting the ticker when it is stopped, and

@@ -288,3 +288,70 @@ func TestUnchangedBreakerSurvivesReload(t *testing.T) {
 		t.Fatalf("changed rule kept state %v", s[0])
 	}
 }
+
+// TestBreakerOpensOnGoodCallReachingMinimum: errors seen below the minimum
+// request amount count as soon as a good call brings the total up to it.
+func TestBreakerOpensOnGoodCallReachingMinimum(t *testing.T) {
+	clock := useManualClock(t)
+	r := NewResource(uniqueName(t, "minimum"))
+	mustLoadDegrade(t, DegradeRule{Resource: r.Name(), Grade: DegradeErrorRatio, Count: 0.5, TimeWindowSec: 10})
+	for range 3 {
+		failingCall(r, clock)
+	}
+	okCall(r, clock)
+	if r.BreakerStates()[0] != StateClosed {
+		t.Fatal("opened below the minimum")
+	}
+	okCall(r, clock) // 3 errors of 5
+	if r.BreakerStates()[0] != StateOpen {
+		t.Fatal("a good call reaching the minimum with 60% errors did not open the breaker")
+	}
+}
+
+// TestBreakerJudgesAfterBucketExpiry: when good calls leave the window the
+// ratio rises, and the next call, even a good one, opens the breaker.
+func TestBreakerJudgesAfterBucketExpiry(t *testing.T) {
+	clock := useManualClock(t)
+	r := NewResource(uniqueName(t, "expiry"))
+	mustLoadDegrade(t, DegradeRule{Resource: r.Name(), Grade: DegradeErrorRatio, Count: 0.5, TimeWindowSec: 10, MinRequestAmount: 3})
+	for range 4 { // bucket [0, 500): good calls
+		okCall(r, clock)
+	}
+	clock.Set(testStart + 600*time.Millisecond)
+	for range 3 { // bucket [500, 1000): errors, 3 of 7 in the window
+		failingCall(r, clock)
+	}
+	okCall(r, clock) // same window, settled: 3 of 8
+	if r.BreakerStates()[0] != StateClosed {
+		t.Fatal("opened at 3 errors of 8")
+	}
+	clock.Set(testStart + 1000*time.Millisecond) // the good bucket expires
+	okCall(r, clock)                             // 3 errors of 5
+	if r.BreakerStates()[0] != StateOpen {
+		t.Fatal("a good call after the good bucket expired did not open the breaker at 3 errors of 5")
+	}
+}
+
+// TestBreakerStatInterval: a breaker judges over its own StatIntervalMs, so
+// errors seconds apart add up within a 10 s interval but not within 1 s.
+func TestBreakerStatInterval(t *testing.T) {
+	clock := useManualClock(t)
+	long, short := NewResource(uniqueName(t, "long")), NewResource(uniqueName(t, "short"))
+	mustLoadDegrade(t,
+		DegradeRule{Resource: long.Name(), Grade: DegradeErrorCount, Count: 3, TimeWindowSec: 1, MinRequestAmount: 1, StatIntervalMs: 10_000},
+		DegradeRule{Resource: short.Name(), Grade: DegradeErrorCount, Count: 3, TimeWindowSec: 1, MinRequestAmount: 1},
+	)
+	for i := range 4 {
+		failingCall(long, clock)
+		failingCall(short, clock)
+		if i < 3 {
+			clock.Advance(2900 * time.Millisecond)
+		}
+	}
+	if s := long.BreakerStates()[0]; s != StateOpen {
+		t.Fatalf("10 s breaker %v after 4 errors in 8.7 s, want OPEN", s)
+	}
+	if s := short.BreakerStates()[0]; s != StateClosed {
+		t.Fatalf("1 s breaker %v with one error per second, want CLOSED", s)
+	}
+}

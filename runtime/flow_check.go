@@ -39,6 +39,9 @@ type flowCheck struct {
 	warm *warmUp
 	// pacer is the rate limiter's schedule.
 	pacer *pacer
+	// plainQPS marks the commonest rule, a direct QPS reject rule on the
+	// default window, which Entry checks inline before calling check.
+	plainQPS bool
 }
 
 func newFlowCheck(r FlowRule, index int) *flowCheck {
@@ -50,6 +53,8 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 	if r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
 	}
+	f.plainQPS = r.Strategy == StrategyDirect && r.Grade == FlowGradeQPS &&
+		r.ControlBehavior == BehaviorReject && f.own == nil
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{}
 		f.pacer.latestNs.Store(math.MinInt64 / 2)

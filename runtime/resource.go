@@ -130,6 +130,13 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 	}
 	counted := true
 	for _, f := range rs.flow {
+		if f.plainQPS && !prioritized {
+			if float64(r.stats.passCountAt(id)+acquire) <= f.rule.Count {
+				continue
+			}
+			r.recordBlock(via, id, acquire)
+			return Entry{}, f.blocked
+		}
 		switch f.check(r, via, nowNs, id, acquire, prioritized) {
 		case verdictPass:
 			continue
@@ -216,14 +223,16 @@ func (e *Entry) Exit() {
 	e.exited = true
 	nowNs := nowNanos()
 	nowMs := nowNs / 1e6
-	rtMs := nowMs - e.startNs/1e6
+	// A reading just after the default clock wakes can be a fraction of a
+	// millisecond ahead of the cached readings that follow it.
+	rtMs := max(nowMs-e.startNs/1e6, 0)
 	acquire := int64(e.acquire)
 	stats := e.res.stats
 	p := leaparray.Pin()
 	c := stats.second.AtPinned(nowMs, p)
 	stats.exit(c, p, rtMs, acquire, e.failed)
 	if e.via != nil {
-		e.via.exit(c.On(e.via.second, p), p, rtMs, acquire, e.failed)
+		e.via.exit(c.On(e.via.second, nowMs, p), p, rtMs, acquire, e.failed)
 	}
 	// Breakers record under the pin too and decide there (reads only);
 	// a state change, which calls listeners, waits until after Unpin.
@@ -231,7 +240,7 @@ func (e *Entry) Exit() {
 	if e.rules != nil {
 		for i, b := range e.rules.degrade {
 			bad := b.isBad(rtMs, e.failed)
-			bc := c.On(b.window, p)
+			bc := c.On(b.window, nowMs, p)
 			b.record(bc, bad)
 			if b.shouldChange(bc, bad, e.probes&(1<<i) != 0) {
 				changes |= 1 << i

@@ -6,14 +6,17 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
-// Counters of a node's second-level window (Sentinel's MetricEvent).
+// Counters of a node's second-level window (Sentinel's MetricEvent). Every
+// flow check reads the pass counter of every processor's stripe, so the pass
+// counter gets a cache line of its own: the other counters, written at exit
+// and on blocks, then never share a line with what other cores keep reading.
 const (
-	evPass = iota
-	evBlock
-	evSuccess
-	evError
-	evRT // sum of response times in ms
-	numEvents
+	evPass    = 0
+	evBlock   = 8 // first word of the next cache line
+	evSuccess = 9
+	evError   = 10
+	evRT      = 11 // sum of response times in ms
+	numEvents = 12
 )
 
 // node is the statistics of one traffic source: a resource, or a resource

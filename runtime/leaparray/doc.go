@@ -30,13 +30,15 @@
 //
 // # Stripes and pinned writes
 //
-// Every counter of a bucket is split into stripes, one per processor (P), up
-// to 16, each on its own cache lines; reads sum the stripes. A writer that
-// calls Pin is bound to its processor until Unpin (the runtime mechanism
-// sync.Pool relies on): no other goroutine can write that processor's stripe
-// meanwhile, so Cursor.Add under Pin updates the tagged word with a plain load
-// and store instead of a locked compare-and-swap. Writes without Pin, and
-// writes from processors beyond the stripe count, use compare-and-swap. Gauge
+// Every counter of a bucket is split into stripes: one per processor (P), up
+// to 16, each on its own cache lines, plus one shared stripe; reads sum the
+// stripes. A writer that calls Pin is bound to its processor until Unpin (the
+// runtime mechanism sync.Pool relies on): no other goroutine can write that
+// processor's stripe meanwhile, so Cursor.Add under Pin updates the tagged
+// word with a plain load and store instead of a locked compare-and-swap.
+// Unpinned writes, and writes from processors beyond the owned stripes (more
+// than 16, or GOMAXPROCS raised after the window was made), go to the shared
+// stripe with compare-and-swap, so they never race with a plain store. Gauge
 // is the same idea for a counter that goes up and down.
 //
 // # Accuracy versus granularity

@@ -1,6 +1,9 @@
 package leaparray
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Gauge is a counter that goes up and down (calls in flight), striped like
 // a Window's buckets so concurrent updates from different processors do not
@@ -8,32 +11,38 @@ import "sync/atomic"
 // some of them, as any atomic counter read would.
 type Gauge struct {
 	// words holds one stripe per cache line: stripe i is words[i*wordsPerLine].
-	words   []atomic.Uint64
-	stripes int
+	// Stripes 0..owned-1 belong to processors 0..owned-1 (plain stores under
+	// Pin); stripe owned is shared (atomic adds), as in Window.
+	words []atomic.Uint64
+	first unsafe.Pointer // &words[0], for index-free addressing on the hot path
+	owned int
 }
 
 // NewGauge returns a zero Gauge.
 func NewGauge() *Gauge {
-	n := stripeCount()
-	return &Gauge{words: alignedWords(n * wordsPerLine), stripes: n}
+	owned := stripeCount()
+	words := alignedWords((owned + 1) * wordsPerLine)
+	return &Gauge{words: words, first: unsafe.Pointer(&words[0]), owned: owned}
 }
 
-func (g *Gauge) cell(proc int) *atomic.Uint64 {
-	return &g.words[(proc&(g.stripes-1))*wordsPerLine]
+// cell is stripe i (0 <= i <= g.owned).
+func (g *Gauge) cell(i int) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(g.first, uintptr(i)*wordsPerLine*wordBytes))
 }
 
-// Add adds delta (which may be negative).
-func (g *Gauge) Add(delta int64) { g.cell(stripeHint()).Add(uint64(delta)) }
+// Add adds delta (which may be negative) to the shared stripe.
+func (g *Gauge) Add(delta int64) { g.cell(g.owned).Add(uint64(delta)) }
 
 // AddPinned adds delta from a goroutine pinned to p (see Pin): a load and a
-// plain store when the stripe belongs to p alone.
+// plain store on p's own stripe, or an atomic add on the shared one when p
+// has no stripe of its own.
 func (g *Gauge) AddPinned(delta int64, p Pinned) {
-	c := g.cell(int(p))
-	if int(p) < g.stripes {
+	if int(p) < g.owned {
+		c := g.cell(int(p))
 		storeOwned(c, c.Load()+uint64(delta))
 		return
 	}
-	c.Add(uint64(delta))
+	g.Add(delta)
 }
 
 // Load returns the sum of all stripes.

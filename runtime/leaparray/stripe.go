@@ -15,15 +15,6 @@ func procPin() int
 //go:linkname procUnpin runtime.procUnpin
 func procUnpin()
 
-// stripeHint returns the current processor's id. It is only a hint: the
-// goroutine may move to another processor right after, which costs a shared
-// cache line at worst, never a wrong count.
-func stripeHint() int {
-	id := procPin()
-	procUnpin()
-	return id
-}
-
 // Pinned is the processor a goroutine is pinned to between Pin and Unpin.
 type Pinned int
 
@@ -38,10 +29,10 @@ func Pin() Pinned { return Pinned(procPin()) }
 // Unpin ends the section started by Pin.
 func Unpin() { procUnpin() }
 
-// stripeCount is how many stripes new windows get: GOMAXPROCS rounded up to
-// a power of two, at most maxStripes. Processors with higher ids (more
-// processors than maxStripes, or GOMAXPROCS raised later) share stripes and
-// write them with compare-and-swap.
+// stripeCount is how many processor-owned stripes new windows and gauges
+// get: GOMAXPROCS rounded up to a power of two, at most maxStripes.
+// Processors with higher ids (more processors than maxStripes, or GOMAXPROCS
+// raised later) write the shared stripe with compare-and-swap instead.
 func stripeCount() int {
 	n := 1
 	for n < goruntime.GOMAXPROCS(0) && n < maxStripes {

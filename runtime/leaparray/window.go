@@ -31,16 +31,18 @@ const wordsPerLine = 8
 
 const wordBytes = 8 // size of one counter word
 
-// maxStripes caps how many stripes a bucket is split into: reads sum every
-// stripe, so more stripes make reads slower.
+// maxStripes caps how many processor-owned stripes a bucket is split into:
+// reads sum every stripe, so more stripes make reads slower.
 const maxStripes = 16
 
 // Window is a ring of time buckets, each holding a fixed number of counters.
-// Every counter of every bucket is split into stripes, one per processor (up
-// to maxStripes): a writer adds to the stripe of the processor it runs on and
-// a reader sums all stripes, so concurrent writers on different cores do not
-// bounce one cache line between them. All methods are safe for concurrent use
-// and never block or allocate.
+// Every counter of every bucket is split into stripes: one owned by each
+// processor (up to maxStripes), written by that processor alone under Pin,
+// plus one shared stripe written with compare-and-swap by everyone else
+// (unpinned writers, and processors beyond the owned stripes). A reader sums
+// all stripes, so concurrent writers on different cores do not bounce one
+// cache line between them. All methods are safe for concurrent use and never
+// block or allocate.
 type Window struct {
 	intervalMs int64
 	widthMs    int64
@@ -49,8 +51,8 @@ type Window struct {
 	bucketMask uint64 // buckets-1 when buckets is a power of two, else 0
 	counters   int
 	stride     int // words per stripe: counters rounded up to a cache line
-	stripes    int
-	stripeMask int
+	stripes    int // owned stripes plus the shared one
+	owned      int // stripes 0..owned-1 belong to processors 0..owned-1; stripe owned is shared
 	words      []atomic.Uint64
 	// The hot paths address words by pointer arithmetic from first, in
 	// bytes: this spares a bounds check per word read (indexes are computed
@@ -59,6 +61,9 @@ type Window struct {
 	first       unsafe.Pointer
 	bucketBytes uintptr
 	stripeBytes uintptr
+	// sharedUsed turns true with the first write to the shared stripe; until
+	// then reads skip it (the runtime writes pinned, so usually it never is).
+	sharedUsed atomic.Bool
 
 	// Borrowed counts for current and future windows, one word per window,
 	// in a ring of buckets+lookahead slots so that a window being borrowed
@@ -98,7 +103,8 @@ func New(cfg Config) (*Window, error) {
 		return nil, errors.New("leaparray: Lookahead must not be negative")
 	}
 	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
-	stripes := stripeCount()
+	owned := stripeCount()
+	stripes := owned + 1
 	w := &Window{
 		intervalMs: cfg.IntervalMs,
 		widthMs:    cfg.IntervalMs / int64(cfg.Buckets),
@@ -107,7 +113,7 @@ func New(cfg Config) (*Window, error) {
 		counters:   cfg.Counters,
 		stride:     stride,
 		stripes:    stripes,
-		stripeMask: stripes - 1,
+		owned:      owned,
 		words:      alignedWords(stride * stripes * cfg.Buckets),
 		lookahead:  int64(cfg.Lookahead),
 	}
@@ -287,11 +293,11 @@ type Cursor struct {
 	owned bool
 }
 
-// At positions a Cursor at nowMs on the calling processor's stripe. Its
-// writes use compare-and-swap and are safe without Pin.
+// At positions a Cursor at nowMs on the shared stripe. Its writes use
+// compare-and-swap and are safe without Pin.
 func (w *Window) At(nowMs int64) Cursor {
 	id := w.windowID(nowMs)
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, stripeHint())}
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, w.owned)}
 }
 
 // AtPinned positions a Cursor at nowMs on the stripe of p, the result of the
@@ -301,12 +307,26 @@ func (w *Window) AtPinned(nowMs int64, p Pinned) Cursor {
 }
 
 func (w *Window) cursor(id int64, p Pinned) Cursor {
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, int(p)), owned: int(p) < w.stripes}
+	if int(p) < w.owned {
+		return Cursor{w: w, id: id, ptr: w.stripeAt(id, int(p)), owned: true}
+	}
+	// A processor without a stripe of its own shares the CAS-written one.
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, w.owned)}
 }
 
-// stripeAt is counter 0 of processor proc's stripe in window id's bucket.
-func (w *Window) stripeAt(id int64, proc int) unsafe.Pointer {
-	return unsafe.Add(w.first, uintptr(w.slot(id))*w.bucketBytes+uintptr(proc&w.stripeMask)*w.stripeBytes)
+// readBytes is how many bytes of each bucket reads must cover: the owned
+// stripes, plus the shared one once it has been written.
+func (w *Window) readBytes() uintptr {
+	if w.sharedUsed.Load() {
+		return w.bucketBytes
+	}
+	return w.bucketBytes - w.stripeBytes
+}
+
+// stripeAt is counter 0 of stripe (0 <= stripe <= w.owned) in window id's
+// bucket.
+func (w *Window) stripeAt(id int64, stripe int) unsafe.Pointer {
+	return unsafe.Add(w.first, uintptr(w.slot(id))*w.bucketBytes+uintptr(stripe)*w.stripeBytes)
 }
 
 // wordAt is the word at byte offset off from first.
@@ -320,13 +340,14 @@ func (w *Window) checkCounter(counter int) {
 	}
 }
 
-// On returns a cursor for w2 at the same instant and stripe, reusing the
-// time arithmetic when w2's buckets have the same width.
-func (c Cursor) On(w2 *Window, p Pinned) Cursor {
+// On returns a cursor for w2 at the same stripe and at nowMs, the time c
+// was made for: when w2's buckets have c's width the window ID is reused,
+// sparing the time arithmetic.
+func (c Cursor) On(w2 *Window, nowMs int64, p Pinned) Cursor {
 	if w2.widthMs == c.w.widthMs {
 		return w2.cursor(c.id, p)
 	}
-	return w2.AtPinned(c.id*c.w.widthMs, p)
+	return w2.AtPinned(nowMs, p)
 }
 
 // Add adds delta (0 <= delta <= MaxDelta) to counter in the cursor's bucket.
@@ -338,6 +359,9 @@ func (c Cursor) Add(counter int, delta int64) bool {
 	p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
 	if c.owned {
 		return addOwned(p, c.id, uint64(delta))
+	}
+	if !c.w.sharedUsed.Load() {
+		c.w.sharedUsed.Store(true) // before the write, so readers that see it see the flag
 	}
 	return add(p, c.id, uint64(delta))
 }
@@ -354,11 +378,12 @@ func (c Cursor) CountPair(a, b int) (int64, int64) {
 	w.checkCounter(a)
 	w.checkCounter(b)
 	offA, offB := uintptr(a)*wordBytes, uintptr(b)*wordBytes
+	span := w.readBytes()
 	var sa, sb int64
 	for id := c.id - w.buckets + 1; id <= c.id; id++ {
 		tag := uint64(id) & tagMask
 		off := uintptr(w.slot(id)) * w.bucketBytes
-		for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+		for end := off + span; off < end; off += w.stripeBytes {
 			if v := w.wordAt(off + offA).Load(); v>>countBits == tag {
 				sa += int64(v & countMask)
 			}
@@ -396,11 +421,12 @@ func (w *Window) count(cur int64, counter int) int64 {
 	// is on the path of every flow check.
 	w.checkCounter(counter)
 	offC := uintptr(counter) * wordBytes
+	span := w.readBytes()
 	var sum int64
 	for id := cur - w.buckets + 1; id <= cur; id++ {
 		tag := uint64(id) & tagMask
 		off := uintptr(w.slot(id))*w.bucketBytes + offC
-		for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+		for end := off + span; off < end; off += w.stripeBytes {
 			if v := w.wordAt(off).Load(); v>>countBits == tag {
 				sum += int64(v & countMask)
 			}
@@ -414,7 +440,7 @@ func (w *Window) bucketCount(id int64, counter int) int64 {
 	w.checkCounter(counter)
 	var sum int64
 	off := uintptr(w.slot(id))*w.bucketBytes + uintptr(counter)*wordBytes
-	for end := off + w.bucketBytes; off < end; off += w.stripeBytes {
+	for end := off + w.readBytes(); off < end; off += w.stripeBytes {
 		sum += countIn(w.wordAt(off), id)
 	}
 	return sum

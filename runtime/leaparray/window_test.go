@@ -184,13 +184,22 @@ func TestCursorCountsAndCounterBounds(t *testing.T) {
 	c := w.AtPinned(700, p)
 	c.Add(0, 2)
 	c.Add(2, 5)
-	c.On(w, p).Add(0, 1)
+	c.On(w, 700, p).Add(0, 1)
+	other := MustNew(Config{IntervalMs: 3000, Buckets: 4, Counters: 1}) // 750 ms buckets
+	c.On(other, 700, p).Add(0, 1)
+	w.AtPinned(2300, p).On(other, 2300, p).Add(0, 1) // 500 ms bucket starts at 2000, 750 ms bucket at 2250
 	Unpin()
 	if a, b := c.CountPair(0, 2); a != 3 || b != 5 {
 		t.Fatalf("CountPair = %d, %d, want 3, 5", a, b)
 	}
 	if got := w.CountWithBorrowedAt(w.ID(900), 0); got != 3 {
 		t.Fatalf("CountWithBorrowedAt = %d, want 3", got)
+	}
+	if got := other.BucketCount(0, 0); got != 1 {
+		t.Fatalf("On a window of another width: bucket [0,750) holds %d, want 1", got)
+	}
+	if got := other.BucketCount(2250, 0); got != 1 {
+		t.Fatalf("On a window of another width: bucket [2250,3000) holds %d, want 1 (time 2300)", got)
 	}
 	defer func() {
 		if recover() == nil {
@@ -268,5 +277,43 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 		if got, want := w.BucketCount(1100, 0), int64(writers*perWriter); got != want {
 			t.Fatalf("trial %d: new window counted %d, want %d", trial, got, want)
 		}
+	}
+}
+
+// TestMoreProcessorsThanStripes: a window made with one processor, written
+// after GOMAXPROCS grew, by pinned writers on processors without a stripe of
+// their own and by unpinned writers, must still count exactly: those writes
+// share a stripe that only compare-and-swap writes.
+func TestMoreProcessorsThanStripes(t *testing.T) {
+	prev := goruntime.GOMAXPROCS(1)
+	w := NewSecond(1)
+	g := NewGauge()
+	goruntime.GOMAXPROCS(4)
+	defer goruntime.GOMAXPROCS(prev)
+	const writers, each = 8, 2000
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				if i%2 == 0 {
+					w.Add(100, 0, 1)
+					g.Add(1)
+					continue
+				}
+				p := Pin()
+				w.AtPinned(100, p).Add(0, 1)
+				g.AddPinned(1, p)
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if got := w.Count(100, 0); got != writers*each {
+		t.Fatalf("window counted %d, want %d", got, writers*each)
+	}
+	if got := g.Load(); got != writers*each {
+		t.Fatalf("gauge holds %d, want %d", got, writers*each)
 	}
 }

@@ -8,7 +8,7 @@
 //
 // Usage, from the repository:
 //
-//	go run ./scripts/genspeed [-packages 100] [-methods 10] [-runs 5] [-keep]
+//	go run ./scripts/genspeed [-packages 100] [-methods 10] [-runs 5] [-keep | -dir path]
 //
 // The goal is a ratio of at most 1.5 at 100 x 10 with a warm cache.
 package main
@@ -65,6 +65,8 @@ func run(ctx context.Context, args []string, out io.Writer) (result, error) {
 	runs := fs.Int("runs", 5, "timed runs of each command")
 	keep := fs.Bool("keep", false, "keep the synthetic module and the built sentinelgen, and print where they are")
 	repo := fs.String("repo", "", "the sentinelgen repository (default: the module enclosing the working directory)")
+	workDir := fs.String("dir", "", "work in this directory and keep it (default: a new temporary one);\n"+
+		"reusing one keeps the build cache warm from one invocation to the next")
 	if err := fs.Parse(args); err != nil {
 		return result{}, err
 	}
@@ -77,11 +79,14 @@ func run(ctx context.Context, args []string, out io.Writer) (result, error) {
 			return result{}, err
 		}
 	}
-	work, err := os.MkdirTemp("", "genspeed-")
-	if err != nil {
-		return result{}, err
+	work := *workDir
+	if work == "" {
+		var err error
+		if work, err = os.MkdirTemp("", "genspeed-"); err != nil {
+			return result{}, err
+		}
 	}
-	if *keep {
+	if *keep || *workDir != "" {
 		fmt.Fprintln(out, "work directory (kept):", work)
 	} else {
 		defer os.RemoveAll(work)
@@ -93,6 +98,11 @@ func run(ctx context.Context, args []string, out io.Writer) (result, error) {
 	}
 	mod := synthModule{Path: "example.com/genspeed", Packages: *packages, Methods: *methods, Repo: snapshot}
 	dir := filepath.Join(work, "module")
+	// Start from an empty module: a reused directory may hold packages of a
+	// larger earlier run.
+	if err := os.RemoveAll(dir); err != nil {
+		return result{}, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return result{}, err
 	}

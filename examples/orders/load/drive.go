@@ -50,8 +50,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 //
 // The runtime's statistics ignore writes older than their newest, so time
 // must never go back for a resource: run simulations one after another on
-// the same clock (each starts after the previous one ended), and never mix
-// them with Run in one process.
+// the same clock (each starts after the previous one ended), start the clock
+// no earlier than the real clock's reading if Run came first, and do not call
+// Run after a simulation in the same process.
 func Simulate(cfg Config, clock *runtime.ManualClock) (Report, error) {
 	if err := cfg.check(); err != nil {
 		return Report{}, err

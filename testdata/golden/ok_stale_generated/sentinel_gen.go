@@ -2,7 +2,12 @@
 
 package svc
 
-import "context"
+import (
+	"context"
+
+	// A handler package that has since been deleted.
+	"example.com/golden/ok_stale_generated/gone"
+)
 
 // GuardedService is stale: it calls a fallback that no longer exists.
 type GuardedService struct{ s *Service }
@@ -11,4 +16,4 @@ type GuardedService struct{ s *Service }
 func NewGuardedService(s *Service) *GuardedService { return &GuardedService{s: s} }
 
 // Get is stale.
-func (g *GuardedService) Get(ctx context.Context) error { return g.s.getFallback(ctx) }
+func (g *GuardedService) Get(ctx context.Context) error { return gone.Fallback(g.s.getFallback(ctx)) }
