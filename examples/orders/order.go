@@ -1,8 +1,10 @@
 // Package orders is the createOrder service from the Sentinel articles this
 // project started from, written for sentinelgen: the methods carry
-// //sentinel:resource directives, `go generate` writes the guarded wrapper in
-// sentinel_gen.go, and the handlers below answer for the calls that rules
-// refused or that failed.
+// //sentinel:resource directives, `go generate` writes the guarded wrapper
+// GuardedOrderService in sentinel_gen.go, and the handlers next to each
+// method answer for the calls that rules refused or that failed.
+//
+// Package load drives traffic at it and cmd/orders prints what happens.
 package orders
 
 import (

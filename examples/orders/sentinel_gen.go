@@ -5,6 +5,7 @@ package orders
 import (
 	"context"
 	"errors"
+
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -32,7 +33,8 @@ func NewGuardedOrderService(inner *OrderService) *GuardedOrderService {
 
 // CreateOrder calls (*OrderService).CreateOrder as Sentinel resource "createOrder".
 // A blocked call returns the result of blockHandler createOrderBlocked.
-// An error it returns is traced unless it matches *ValidationError, then answered by fallback createOrderFallback.
+// An error it returns is traced, then answered by fallback createOrderFallback.
+// Errors matching ignore=*ValidationError are returned unchanged and not traced.
 func (g *GuardedOrderService) CreateOrder(ctx context.Context, req *CreateOrderRequest) (*Order, error) {
 	e, blockErr := resOrderServiceCreateOrder.Entry(ctx)
 	if blockErr != nil {
@@ -47,7 +49,8 @@ func (g *GuardedOrderService) CreateOrder(ctx context.Context, req *CreateOrderR
 	return r0, err
 }
 
-// traceOrderServiceCreateOrder reports whether an error of resource "createOrder" is traced and handed to its fallback: never for ignore=*ValidationError; every other error is.
+// traceOrderServiceCreateOrder reports whether an error of resource "createOrder" counts as a business error, to be traced
+// and answered by the fallback if there is one. ignore= is tried first: it wins over trace=.
 func traceOrderServiceCreateOrder(err error) bool {
 	if _, ok := errors.AsType[*ValidationError](err); ok {
 		return false
@@ -69,7 +72,7 @@ func (g *GuardedOrderService) QueryStock(ctx context.Context, sku string) (Stock
 		e.TraceError(err)
 		return g.OrderService.estimateStock(ctx, sku, err)
 	}
-	return r0, err
+	return r0, nil
 }
 
 // Compile-time checks of the handlers' signatures. The code above was generated

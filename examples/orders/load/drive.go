@@ -90,20 +90,18 @@ type driver struct {
 }
 
 func newDriver(cfg Config, tl timeline, start time.Duration) (*driver, error) {
-	seconds := int(cfg.Duration / time.Second)
-	inner := orders.NewOrderService(newInventory(tl, start, &cfg))
 	d := &driver{
-		cfg:     cfg,
-		tl:      tl,
-		start:   start,
-		seconds: seconds,
-		inner:   inner,
-		svc:     orders.NewGuardedOrderService(inner),
-		mix:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xa77)),
+		cfg:      cfg,
+		tl:       tl,
+		start:    start,
+		seconds:  int(cfg.Duration / time.Second),
+		resource: runtime.NewResource(resourceName),
+		mix:      rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0xa77)),
 	}
-	d.resource = runtime.NewResource(resourceName)
-	d.tally = newTally(start, seconds, breakerClosed, cfg.OnSecond)
-	stop, err := installRules(&cfg, d.tally.breakerMoved)
+	d.inner = orders.NewOrderService(newInventory(tl, start, &d.cfg))
+	d.svc = orders.NewGuardedOrderService(d.inner)
+	d.tally = newTally(start, d.seconds, breakerClosed, cfg.OnSecond)
+	stop, err := installRules(&d.cfg, d.tally.breakerMoved)
 	if err != nil {
 		return nil, err
 	}

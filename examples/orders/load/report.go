@@ -55,7 +55,7 @@ func (s Second) String() string {
 // Report is the outcome of a whole run.
 type Report struct {
 	Seconds []Second
-	Total   Second // the sum over Seconds; its Breaker lists every state visited
+	Total   Second // the sum over Seconds (At is -1); its Breaker lists every state visited, in order
 	// Outcomes is what the service's own handlers counted. Its block and
 	// fallback counts equal Total's when the handlers did their job.
 	Outcomes orders.OutcomeCounts

@@ -105,11 +105,12 @@ func (t *tally) launch() {
 func (t *tally) enter(now func() time.Duration) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	sec := int((now() - t.start) / time.Second)
-	sec = min(max(sec, t.emitted), len(t.seconds)-1)
+	at := now()
+	sec := min(max(int((at-t.start)/time.Second), t.emitted), len(t.seconds)-1)
 	t.launched--
 	t.seconds[sec].Offered++
 	t.pending[sec]++
+	t.emitReady(at) // seconds before sec may have waited for this call only to pick its second
 	return sec
 }
 
