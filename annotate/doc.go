@@ -68,9 +68,13 @@
 //
 // # Loading
 //
-// Load uses golang.org/x/tools/go/packages with syntax and types for the
-// target packages and compiler export data for their dependencies. The
-// previous output, GeneratedFileName, is reduced to its package clause
+// Load needs syntax and types for the target packages and only compiler
+// export data for their dependencies. When every target compiles, it runs
+// the go command once (go list -export -deps), parses the targets while
+// that runs, and type-checks their declarations against the export data.
+// Otherwise it uses golang.org/x/tools/go/packages, which reports list,
+// parse and type errors with their positions; both give the same result.
+// The previous output, GeneratedFileName, is reduced to its package clause
 // during the load, so a stale file never blocks regeneration; the
 // "undefined" errors this causes for the generated names themselves are
 // tolerated, and every other error is reported. Check runs the same checks

@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"fmt"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,9 +82,41 @@ func write(b *testing.B, path, content string) {
 
 func BenchmarkLoad(b *testing.B) {
 	b.Run("fresh", func(b *testing.B) { benchmarkLoad(b, false) })
-	// With a previous sentinel_gen.go in every package, which Load blanks
-	// through an overlay.
+	// With a previous sentinel_gen.go in every package, which Load leaves
+	// out.
 	b.Run("regenerate", func(b *testing.B) { benchmarkLoad(b, true) })
+}
+
+// BenchmarkFastCheck measures what the fast path adds to its go list run:
+// parsing, type-checking against export data, and the checks.
+func BenchmarkFastCheck(b *testing.B) {
+	dir := b.TempDir()
+	writeBenchModule(b, dir, true)
+	list, err := goList(dir, []string{"./..."}, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		results, why := list.check(token.NewFileSet(), nil, list.targets, Options{})
+		if why != "" || len(results) != benchPackages {
+			b.Fatalf("check: %d results, %s", len(results), why)
+		}
+	}
+}
+
+// BenchmarkLoadPackages is BenchmarkLoad/fresh on the go/packages path, for
+// comparison.
+func BenchmarkLoadPackages(b *testing.B) {
+	dir := b.TempDir()
+	writeBenchModule(b, dir, false)
+	b.ResetTimer()
+	for b.Loop() {
+		pkgs, diags, _, err := loadVia(routePackages, dir, []string{"./..."}, Options{}, nil)
+		if err != nil || len(diags) > 0 || len(pkgs) != benchPackages {
+			b.Fatalf("Load: %d packages, %v, %v", len(pkgs), diags, err)
+		}
+	}
 }
 
 func benchmarkLoad(b *testing.B, withPrevious bool) {

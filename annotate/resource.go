@@ -24,6 +24,12 @@ func (c *checker) resource(a annotated) *Resource {
 		return nil
 	}
 	fn := c.funcModel(obj, sig)
+	if fn.Recv != nil && fn.Name == fn.Recv.TypeName {
+		// The wrapper embeds *T, which gives it a field named T; Go does
+		// not allow a method of the same name beside it.
+		c.report(a.dir.Pos, "method %[1]s cannot be guarded: it has the name of its type, and the wrapper %[2]s, which embeds *%[1]s as field %[1]s, cannot also have a method %[1]s; rename the method",
+			fn.Name, guardedName(fn.Name))
+	}
 	r := &Resource{
 		Pos:           a.dir.Pos,
 		Func:          fn,

@@ -46,7 +46,7 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 	if err := g.file.Render(&buf); err != nil {
 		return nil, fmt.Errorf("%s: rendering %s: %w", pkg.Path, annotate.GeneratedFileName, err)
 	}
-	out, err = groupImports(buf.Bytes())
+	out, err = formatGrouped(buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: formatting %s: %w", pkg.Path, annotate.GeneratedFileName, err)
 	}
@@ -79,6 +79,9 @@ func newFileGen(pkg *annotate.Package) *fileGen {
 		tparams: make(map[*annotate.Wrapper][]string),
 	}
 	g.file.HeaderComment(Header[len("// "):])
+	// formatGrouped formats once, after grouping the imports; jennifer's own
+	// formatting would be a second full parse and print of the file.
+	g.file.NoFormat = true
 
 	// Names the imports must avoid: the user's package-level declarations
 	// (not the user's import names, which live in other files' scopes), the

@@ -2,10 +2,12 @@ package gen
 
 import (
 	"bytes"
+	"fmt"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +123,56 @@ func TestSyncNeverTouchesAFileItDidNotGenerate(t *testing.T) {
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, mine) {
 			t.Fatal("the user's file was changed")
 		}
+	}
+}
+
+// TestSyncReportsInPackageOrder runs Sync over packages handled
+// concurrently and wants the log and the errors in the order of the
+// packages given, and the changes sorted by path, run after run.
+func TestSyncReportsInPackageOrder(t *testing.T) {
+	var pkgs []*annotate.Package
+	for i := 11; i >= 0; i-- { // paths in the reverse order of the packages
+		dir := filepath.Join(t.TempDir(), fmt.Sprintf("d%02d", i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		pkg := funcModel(dir)
+		pkg.Path = fmt.Sprintf("example.com/p%02d", i)
+		if i%3 == 0 { // the user's own file: an error
+			if err := os.WriteFile(filepath.Join(dir, annotate.GeneratedFileName), []byte("package p\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pkgs = append(pkgs, pkg)
+	}
+	var log strings.Builder
+	res, err := Sync(pkgs, SyncOptions{Check: true, Log: &log})
+	if err == nil {
+		t.Fatal("no error for the packages holding the user's file")
+	}
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != len(pkgs) {
+		t.Fatalf("%d log lines for %d packages:\n%s", len(lines), len(pkgs), log.String())
+	}
+	var errDirs []string
+	for i, pkg := range pkgs {
+		if !strings.Contains(lines[i], pkg.Path+":") {
+			t.Errorf("log line %d is %q; want package %s", i, lines[i], pkg.Path)
+		}
+		if strings.Contains(lines[i], "error:") {
+			errDirs = append(errDirs, pkg.Dir)
+		}
+	}
+	errLines := strings.Split(err.Error(), "\n")
+	if len(errLines) != len(errDirs) {
+		t.Fatalf("errors %q; want one per package holding the user's file (%d)", err, len(errDirs))
+	}
+	for i, dir := range errDirs {
+		if !strings.Contains(errLines[i], dir) {
+			t.Errorf("error %d is %q; want the one of %s", i, errLines[i], dir)
+		}
+	}
+	if len(res.Changes) != 8 || !slices.IsSortedFunc(res.Changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) }) {
+		t.Errorf("changes %+v; want 8, sorted by path", res.Changes)
 	}
 }

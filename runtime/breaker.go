@@ -68,7 +68,7 @@ type breaker struct {
 	// settledID is the window ID in which a judgement found at least
 	// MinRequestAmount calls and the threshold not exceeded. Within that
 	// window a good call can only lower the measure, so it needs no new
-	// judgement; see shouldChange.
+	// judgement; see recordAndJudge.
 	settledID atomic.Int64
 	_         [40]byte
 }
@@ -116,19 +116,12 @@ func (b *breaker) isBad(rtMs int64, failed bool) bool {
 	return failed
 }
 
-// record counts a finished call through c, a cursor on the breaker's window
-// (made under Pin).
-func (b *breaker) record(c leaparray.Cursor, bad bool) {
-	c.Add(brTotal, 1)
-	if bad {
-		c.Add(brBad, 1)
-	}
-}
-
-// shouldChange reports whether the recorded call calls for a state change:
-// the probe of a HALF_OPEN breaker always decides, and a CLOSED breaker opens
-// when its window (c, positioned at the call's end) is over the threshold.
-// It only reads, so it can run pinned; change makes the move.
+// recordAndJudge counts a finished call through c, a cursor on the
+// breaker's window positioned at the call's end (made under Pin), and
+// reports whether the call calls for a state change: the probe of a
+// HALF_OPEN breaker always decides, and a CLOSED breaker opens when its
+// window is over the threshold. It only writes counters and reads, so it
+// can run pinned; change makes the move.
 //
 // Sentinel judges a CLOSED breaker after every call. A good call, though,
 // can only push the measure over the threshold if the window's calls were
@@ -137,7 +130,11 @@ func (b *breaker) record(c leaparray.Cursor, bad bool) {
 // adds to the total. So once a judgement in the current window has settled,
 // good calls skip the window sums; bad calls are always judged. The
 // decisions are Sentinel's, at a fraction of the cost per good call.
-func (b *breaker) shouldChange(c leaparray.Cursor, bad, probe bool) bool {
+func (b *breaker) recordAndJudge(c leaparray.Cursor, bad, probe bool) bool {
+	c.Add(brTotal, 1)
+	if bad {
+		c.Add(brBad, 1)
+	}
 	switch BreakerState(b.state.Load()) {
 	case StateHalfOpen:
 		return probe // only the probe's outcome decides
@@ -146,7 +143,7 @@ func (b *breaker) shouldChange(c leaparray.Cursor, bad, probe bool) bool {
 			return false
 		}
 		_, over, settled := b.overThreshold(c)
-		if settled {
+		if settled && b.settledID.Load() != c.ID() {
 			b.settledID.Store(c.ID())
 		}
 		return over
@@ -176,7 +173,7 @@ func (b *breaker) overThreshold(c leaparray.Cursor) (value float64, over, settle
 	return value, over, !over
 }
 
-// change performs the state change shouldChange asked for, if the state is
+// change performs the state change recordAndJudge asked for, if the state is
 // still the one it saw: a HALF_OPEN breaker follows its probe, a CLOSED one
 // opens with the measure that crossed the threshold.
 func (b *breaker) change(nowMs, rtMs int64, failed bool) {

@@ -42,6 +42,10 @@ type flowCheck struct {
 	// plainQPS marks the commonest rule, a direct QPS reject rule on the
 	// default window, which Entry checks inline before calling check.
 	plainQPS bool
+	// limit is Count rounded down, for plainQPS checks: counts are whole,
+	// so n <= Count exactly when n <= floor(Count), and the comparison
+	// needs no conversion to float per call.
+	limit int64
 }
 
 func newFlowCheck(r FlowRule, index int) *flowCheck {
@@ -55,11 +59,22 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 	}
 	f.plainQPS = r.Strategy == StrategyDirect && r.Grade == FlowGradeQPS &&
 		r.ControlBehavior == BehaviorReject && f.own == nil
+	f.limit = countLimit(r.Count)
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{}
 		f.pacer.latestNs.Store(math.MinInt64 / 2)
 	}
 	return f
+}
+
+// countLimit is floor(count) as an integer, capped far below overflow
+// (count is finite and not negative: validated).
+func countLimit(count float64) int64 {
+	const maxLimit = 1 << 62
+	if count >= maxLimit {
+		return maxLimit
+	}
+	return int64(math.Floor(count))
 }
 
 // source returns the statistics the rule reads for this call, or nil when the

@@ -96,10 +96,14 @@ type Entry struct {
 	rules   *ruleSet // the checks this call passed, which judge its outcome
 	via     *node    // statistics of the call's entrance, when a chain rule tracks it
 	startNs int64
-	probes  uint64 // bit i: this call is the probe of rules.degrade[i]
-	acquire int32
-	failed  bool
-	exited  bool
+	// secondID is the second-level window ID at startNs: Exit reuses it
+	// when the clock has not moved (with the default clock, any call
+	// shorter than its millisecond tick), sparing the time arithmetic.
+	secondID int64
+	probes   uint64 // bit i: this call is the probe of rules.degrade[i]
+	acquire  int32
+	failed   bool
+	exited   bool
 }
 
 // Entry asks to run one call of the resource. It returns a nil *BlockError
@@ -122,7 +126,16 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 		p := leaparray.Pin()
 		r.stats.enter(second.AtID(id, p), p, nowMs, acquire, true)
 		leaparray.Unpin()
-		return Entry{res: r, startNs: nowNs, acquire: int32(acquire)}, nil
+		return Entry{res: r, startNs: nowNs, secondID: id, acquire: int32(acquire)}, nil
+	}
+	if rs.plain && !prioritized {
+		switch be, outcome := r.enterPlain(rs, nowNs, id, acquire); outcome {
+		case plainAdmitted:
+			return Entry{res: r, rules: rs, startNs: nowNs, secondID: id, acquire: int32(acquire)}, nil
+		case plainBlocked:
+			return Entry{}, be
+		}
+		return r.enterBreakers(rs, nil, nowNs, id, acquire, true)
 	}
 	var via *node
 	if rs.chained != nil {
@@ -131,7 +144,7 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 	counted := true
 	for _, f := range rs.flow {
 		if f.plainQPS && !prioritized {
-			if float64(r.stats.passCountAt(id)+acquire) <= f.rule.Count {
+			if r.stats.passCountAt(id)+acquire <= f.limit {
 				continue
 			}
 			r.recordBlock(via, id, acquire)
@@ -148,9 +161,50 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 		}
 		// The call slept: later checks and the statistics use the new time.
 		nowNs = nowNanos()
-		nowMs = nowNs / 1e6
-		id = second.ID(nowMs)
+		id = second.ID(nowNs / 1e6)
 	}
+	return r.enterBreakers(rs, via, nowNs, id, acquire, counted)
+}
+
+// Outcomes of enterPlain.
+const (
+	plainAdmitted  = iota // checked and recorded
+	plainBlocked          // a flow rule blocked the call (recorded)
+	plainUndecided        // flow passed; a breaker is not CLOSED
+)
+
+// enterPlain is Entry for a plain rule set (see ruleSet.plain), the common
+// case, in one pinned section: the flow checks (which need the pin to use
+// their processor's cached bounds, see leaparray.Window.FitsPinned), and,
+// when every breaker is CLOSED, the counter writes. A breaker that is not
+// CLOSED may change state and call listeners, which must not run pinned, so
+// that case is left undecided for enterBreakers. It returns the outcome
+// rather than the Entry: Entry builds its result once, not twice.
+func (r *Resource) enterPlain(rs *ruleSet, nowNs, id, acquire int64) (*BlockError, int) {
+	second := r.stats.second
+	p := leaparray.Pin()
+	for _, f := range rs.flow {
+		if !second.FitsPinned(id, acquire, f.limit, p) {
+			second.AtID(id, p).Add(evBlock, acquire)
+			leaparray.Unpin()
+			return f.blocked, plainBlocked
+		}
+	}
+	for _, b := range rs.degrade {
+		if b.state.Load() != int32(StateClosed) {
+			leaparray.Unpin()
+			return nil, plainUndecided
+		}
+	}
+	r.stats.enter(second.AtID(id, p), p, nowNs/1e6, acquire, true)
+	leaparray.Unpin()
+	return nil, plainAdmitted
+}
+
+// enterBreakers runs the circuit breakers for a call the flow checks
+// admitted, and records the call when they let it through.
+func (r *Resource) enterBreakers(rs *ruleSet, via *node, nowNs, id, acquire int64, counted bool) (Entry, *BlockError) {
+	nowMs := nowNs / 1e6
 	var probes uint64
 	for i, b := range rs.degrade {
 		pass, probe := b.tryPass(nowMs)
@@ -172,7 +226,7 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 	// Counter writes run pinned to the processor: its stripes are then
 	// written without locked instructions (see leaparray.Pin).
 	p := leaparray.Pin()
-	r.stats.enter(second.AtID(id, p), p, nowMs, acquire, counted)
+	r.stats.enter(r.stats.second.AtID(id, p), p, nowMs, acquire, counted)
 	if via != nil {
 		via.enter(via.second.AtID(id, p), p, nowMs, acquire, counted)
 	}
@@ -180,7 +234,7 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
 	leaparray.Unpin()
-	return Entry{res: r, rules: rs, via: via, startNs: nowNs, acquire: int32(acquire), probes: probes}, nil
+	return Entry{res: r, rules: rs, via: via, startNs: nowNs, secondID: id, acquire: int32(acquire), probes: probes}, nil
 }
 
 func applyEntryOptions(opts []EntryOption) (acquire int64, prioritized bool) {
@@ -225,11 +279,15 @@ func (e *Entry) Exit() {
 	nowMs := nowNs / 1e6
 	// A reading just after the default clock wakes can be a fraction of a
 	// millisecond ahead of the cached readings that follow it.
-	rtMs := max(nowMs-e.startNs/1e6, 0)
+	rtMs, id := int64(0), e.secondID
+	if nowNs != e.startNs {
+		rtMs = max(nowMs-e.startNs/1e6, 0)
+		id = e.res.stats.second.ID(nowMs)
+	}
 	acquire := int64(e.acquire)
 	stats := e.res.stats
 	p := leaparray.Pin()
-	c := stats.second.AtPinned(nowMs, p)
+	c := stats.second.AtID(id, p)
 	stats.exit(c, p, rtMs, acquire, e.failed)
 	if e.via != nil {
 		e.via.exit(c.On(e.via.second, nowMs, p), p, rtMs, acquire, e.failed)
@@ -240,9 +298,13 @@ func (e *Entry) Exit() {
 	if e.rules != nil {
 		for i, b := range e.rules.degrade {
 			bad := b.isBad(rtMs, e.failed)
-			bc := c.On(b.window, nowMs, p)
-			b.record(bc, bad)
-			if b.shouldChange(bc, bad, e.probes&(1<<i) != 0) {
+			var bc leaparray.Cursor
+			if b.window.WidthMs() == stats.second.WidthMs() {
+				bc = b.window.AtID(id, p) // same bucket width: same window ID
+			} else {
+				bc = b.window.AtPinned(nowMs, p)
+			}
+			if b.recordAndJudge(bc, bad, e.probes&(1<<i) != 0) {
 				changes |= 1 << i
 			}
 		}

@@ -43,6 +43,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		log = stderr
 	}
 	start := time.Now()
+	// Opened first: it identifies the generator by hashing the executable,
+	// in the background while the packages load.
+	cache := gen.OpenCache()
 	pkgs, diags, err := annotate.Load("", patterns, annotate.Options{Tags: splitTags(*tags), Verbose: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "sentinelgen: %v\n", err)
@@ -56,7 +59,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, d.String())
 	}
 
-	res, err := gen.Sync(pkgs, gen.SyncOptions{Check: *check, Log: log})
+	res, err := gen.Sync(pkgs, gen.SyncOptions{Check: *check, Log: log, Cache: cache})
+	cache.Trim()
 	if err != nil {
 		fmt.Fprintf(stderr, "sentinelgen: %v\n", err)
 	}

@@ -10,6 +10,12 @@
 // left over and exits 1 if there is any (for CI). Diagnostics go to stderr
 // as file:line:col: message.
 //
+// Unchanged packages are not rendered again: a cache in the user cache
+// directory (sentinelgen under os.UserCacheDir, like the go command's build
+// cache) remembers which output each package model gave, and a file that
+// still has that output is left alone. SENTINELGEN_CACHE=off disables it;
+// SENTINELGEN_CACHE=/abs/dir moves it. The results are the same either way.
+//
 // Exit status: 0 success, 1 problems in the code (or, with -check, files out
 // of date), 2 usage errors and loader failures.
 //

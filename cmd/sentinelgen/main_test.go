@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinelgen/sentinelgen/gen"
 )
 
 // repoRoot is the repository, resolved before any test changes directory.
@@ -59,6 +61,9 @@ func caseModule(t *testing.T, cases ...string) string {
 		}
 	}
 	t.Chdir(tmp)
+	// A cache of the test's own, so that the tests run with the cache on
+	// (as users do) and never touch the user's.
+	t.Setenv(gen.CacheEnv, t.TempDir())
 	return tmp
 }
 
@@ -135,7 +140,12 @@ func TestCheckFindsMissingStaleAndLeftOverFiles(t *testing.T) {
 		t.Fatal("the written file differs from the golden file")
 	}
 	expectCheck(exitOK, "")
+	// The file is up to date: the cache answers without rendering.
+	if code, _, stderr := invoke("-v", "./..."); code != exitOK || !strings.Contains(stderr, "up to date (cached)") {
+		t.Fatalf("rerun: exit %d, stderr %q; want the package up to date from the cache", code, stderr)
+	}
 
+	// A hand edit is stale although the cache knows the package's model.
 	if err := os.WriteFile(generated, append(wantGolden, "// edited\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -227,5 +237,16 @@ func TestTagsReachTheLoader(t *testing.T) {
 	}
 	if code, _, stderr := invoke("-check", "-tags", "sentinelgen_broken", "./..."); code != exitProblems || !strings.Contains(stderr, "broken.go") {
 		t.Fatalf("with -tags: exit %d, stderr %q; want the tagged file's type error", code, stderr)
+	}
+}
+
+func TestCacheOffRendersEveryPackage(t *testing.T) {
+	caseModule(t, "gen_basic")
+	t.Setenv(gen.CacheEnv, "off")
+	for run := range 2 {
+		code, _, stderr := invoke("-v", "./...")
+		if code != exitOK || strings.Contains(stderr, "cached") {
+			t.Fatalf("run %d with %s=off: exit %d, stderr %q; want success without the cache", run, gen.CacheEnv, code, stderr)
+		}
 	}
 }

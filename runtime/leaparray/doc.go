@@ -6,8 +6,10 @@
 //
 // A Window covers IntervalMs milliseconds split into Buckets buckets of equal
 // width. The buckets form a ring: time t belongs to window number t/width, and
-// window number k lives in slot k mod Buckets. A bucket is reused in place when
-// time comes round to its slot again; no goroutine cleans anything up.
+// window number k lives in slot k mod R, where R is Buckets rounded up to a
+// power of two (so finding a slot is a mask, not a division). A bucket is
+// reused in place when time comes round to its slot again; no goroutine cleans
+// anything up.
 //
 // Time is always passed in explicitly, in milliseconds on any monotonic scale
 // (the runtime passes its Clock's reading divided by 1e6). The package never
@@ -37,9 +39,23 @@
 // processor's stripe meanwhile, so Cursor.Add under Pin updates the tagged
 // word with a plain load and store instead of a locked compare-and-swap.
 // Unpinned writes, and writes from processors beyond the owned stripes (more
-// than 16, or GOMAXPROCS raised after the window was made), go to the shared
+// than 16, or GOMAXPROCS set above the CPU count after the window was made;
+// windows get a stripe per CPU even while GOMAXPROCS is lower), go to the shared
 // stripe with compare-and-swap, so they never race with a plain store. Gauge
 // is the same idea for a counter that goes up and down.
+//
+// # Limit checks that stay on their own processor
+//
+// Reads sum every stripe, and the stripes of the current bucket are the lines
+// the other processors keep writing, so a read per call costs a cache miss per
+// other busy processor. Window.FitsPinned, the question a flow check asks
+// ("does the count plus this call stay within the limit?"), avoids that on
+// windows built with Config.Bounded: each processor caches the sum it last
+// read, writers announce their growth every 64 counts, and the cached sum
+// plus the most that unannounced growth can add decides whenever that is
+// clearly within the limit (or the cached sum alone is already over it). Near
+// the limit it sums the stripes. The answers are always those of the full
+// sum; see the comment on boundStep for the bound and its proof.
 //
 // # Accuracy versus granularity
 //

@@ -30,12 +30,16 @@ func Pin() Pinned { return Pinned(procPin()) }
 func Unpin() { procUnpin() }
 
 // stripeCount is how many processor-owned stripes new windows and gauges
-// get: GOMAXPROCS rounded up to a power of two, at most maxStripes.
-// Processors with higher ids (more processors than maxStripes, or GOMAXPROCS
-// raised later) write the shared stripe with compare-and-swap instead.
+// get: GOMAXPROCS or the number of CPUs, whichever is larger, rounded up to
+// a power of two, at most maxStripes. Counting the CPUs too means that a
+// window made while GOMAXPROCS was low (early in a program, or before the
+// runtime raised it to a container's new CPU limit) still has a stripe for
+// every processor the machine can run. Processors with higher ids write the
+// shared stripe with compare-and-swap instead.
 func stripeCount() int {
+	procs := max(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
 	n := 1
-	for n < goruntime.GOMAXPROCS(0) && n < maxStripes {
+	for n < procs && n < maxStripes {
 		n *= 2
 	}
 	return n

@@ -48,7 +48,11 @@ type Window struct {
 	widthMs    int64
 	invWidth   float64 // 1/widthMs: a multiply is several times cheaper than a divide
 	buckets    int64
-	bucketMask uint64 // buckets-1 when buckets is a power of two, else 0
+	// bucketMask maps a window ID to its slot. The ring has Buckets slots
+	// rounded up to a power of two, so that the mapping is a mask, not a
+	// division; the interval's Buckets consecutive IDs still get distinct
+	// slots, and tags make the spare slots' contents harmless.
+	bucketMask uint64
 	counters   int
 	stride     int // words per stripe: counters rounded up to a cache line
 	stripes    int // owned stripes plus the shared one
@@ -72,6 +76,10 @@ type Window struct {
 	borrowMask   uint64 // the borrowed ring's size is a power of two
 	borrowed     []atomic.Uint64
 	everBorrowed atomic.Bool // lets reads skip the ring until someone borrows
+
+	// bound is the bookkeeping behind FitsPinned's cached answers; nil
+	// unless Config.Bounded.
+	bound *bound
 }
 
 // Config describes a Window.
@@ -86,6 +94,11 @@ type Config struct {
 	// Lookahead is how many future windows may be borrowed into (0 disables
 	// borrowing).
 	Lookahead int
+	// Bounded keeps the bookkeeping that lets FitsPinned answer for counter
+	// 0 without reading other processors' stripes when far from the limit
+	// (see FitsPinned). It costs a few words per processor and one atomic
+	// add per 64 counts per processor.
+	Bounded bool
 }
 
 // New builds a Window from cfg.
@@ -114,24 +127,31 @@ func New(cfg Config) (*Window, error) {
 		stride:     stride,
 		stripes:    stripes,
 		owned:      owned,
-		words:      alignedWords(stride * stripes * cfg.Buckets),
+		words:      alignedWords(stride * stripes * ringSize(cfg.Buckets)),
 		lookahead:  int64(cfg.Lookahead),
 	}
-	if cfg.Buckets&(cfg.Buckets-1) == 0 {
-		w.bucketMask = uint64(cfg.Buckets - 1)
-	}
+	w.bucketMask = uint64(ringSize(cfg.Buckets) - 1)
 	w.first = unsafe.Pointer(&w.words[0])
 	w.stripeBytes = uintptr(stride) * wordBytes
 	w.bucketBytes = uintptr(stripes) * w.stripeBytes
+	if cfg.Bounded {
+		w.bound = newBound(cfg.Buckets, owned)
+	}
 	if cfg.Lookahead > 0 {
-		ring := 1
-		for ring < cfg.Buckets+cfg.Lookahead {
-			ring *= 2
-		}
+		ring := ringSize(cfg.Buckets + cfg.Lookahead)
 		w.borrowed = make([]atomic.Uint64, ring)
 		w.borrowMask = uint64(ring - 1)
 	}
 	return w, nil
+}
+
+// ringSize is the smallest power of two holding n slots.
+func ringSize(n int) int {
+	ring := 1
+	for ring < n {
+		ring *= 2
+	}
+	return ring
 }
 
 // alignedWords returns n zeroed words starting on a cache-line boundary, so
@@ -155,9 +175,10 @@ func MustNew(cfg Config) *Window {
 }
 
 // NewSecond builds Sentinel's default second-level window: 1000 ms in 2
-// buckets of 500 ms, with one window of lookahead for borrowing.
+// buckets of 500 ms, with one window of lookahead for borrowing, Bounded for
+// flow checks on counter 0.
 func NewSecond(counters int) *Window {
-	return MustNew(Config{IntervalMs: 1000, Buckets: 2, Counters: counters, Lookahead: 1})
+	return MustNew(Config{IntervalMs: 1000, Buckets: 2, Counters: counters, Lookahead: 1, Bounded: true})
 }
 
 // IntervalMs is the span Count covers.
@@ -191,16 +212,7 @@ func (w *Window) windowID(nowMs int64) int64 {
 }
 
 // slot is the ring position of window id.
-func (w *Window) slot(id int64) int {
-	if w.bucketMask != 0 || w.buckets == 1 {
-		return int(uint64(id) & w.bucketMask)
-	}
-	s := id % w.buckets
-	if s < 0 {
-		s += w.buckets
-	}
-	return int(s)
-}
+func (w *Window) slot(id int64) int { return int(uint64(id) & w.bucketMask) }
 
 // borrowSlot is the position of window id in the borrowed ring.
 func (w *Window) borrowSlot(id int64) int { return int(uint64(id) & w.borrowMask) }
@@ -227,46 +239,35 @@ func (w *Window) WindowStart(nowMs int64) int64 { return w.windowID(nowMs) * w.w
 
 // add performs the tagged compare-and-swap described in the package doc and
 // reports whether the delta was recorded (false when the word already belongs
-// to a newer window, i.e. the caller's time is stale).
-func add(p *atomic.Uint64, id int64, delta uint64) bool {
+// to a newer window, i.e. the caller's time is stale). before is the word's
+// count for window id before the add.
+func add(p *atomic.Uint64, id int64, delta uint64) (before uint64, ok bool) {
 	tag := uint64(id) & tagMask
 	for {
 		old := p.Load()
-		oldTag := old >> countBits
-		var next uint64
-		switch {
-		case oldTag == tag:
-			next = old + delta
-		case (tag-oldTag)&tagMask < tagHalf || old&countMask == 0:
-			// The word belongs to an older window, or holds nothing worth
-			// keeping (as every word does at first): reset it.
-			next = tag<<countBits | delta
-		default:
-			return false
+		before, ok = countBefore(old, tag)
+		if !ok {
+			return 0, false
 		}
-		if p.CompareAndSwap(old, next) {
-			return true
+		if p.CompareAndSwap(old, tag<<countBits|(before+delta)) {
+			return before, true
 		}
 	}
 }
 
-// addOwned is add for a word that only the calling goroutine writes (its
-// processor's stripe, under Pin): a load and a plain store (storeOwned),
-// which costs a fraction of a locked read-modify-write. Readers still load
-// atomically and see either the old or the new word.
-func addOwned(p *atomic.Uint64, id int64, delta uint64) bool {
-	tag := uint64(id) & tagMask
-	old := p.Load()
+// countBefore is what a word holding old counts for the window tagged tag:
+// its count when the tags match, 0 when old belongs to an older window or
+// holds nothing worth keeping (as every word does at first), so that a write
+// resets it; ok is false when old belongs to a newer window.
+func countBefore(old, tag uint64) (before uint64, ok bool) {
 	oldTag := old >> countBits
 	switch {
 	case oldTag == tag:
-		storeOwned(p, old+delta)
+		return old & countMask, true
 	case (tag-oldTag)&tagMask < tagHalf || old&countMask == 0:
-		storeOwned(p, tag<<countBits|delta)
-	default:
-		return false
+		return 0, true
 	}
-	return true
+	return 0, false
 }
 
 // countIn returns the count p holds for window id, or 0 when p holds another
@@ -307,11 +308,13 @@ func (w *Window) AtPinned(nowMs int64, p Pinned) Cursor {
 }
 
 func (w *Window) cursor(id int64, p Pinned) Cursor {
-	if int(p) < w.owned {
-		return Cursor{w: w, id: id, ptr: w.stripeAt(id, int(p)), owned: true}
+	owned := int(p) < w.owned
+	stripe := int(p)
+	if !owned {
+		// A processor without a stripe of its own shares the CAS-written one.
+		stripe = w.owned
 	}
-	// A processor without a stripe of its own shares the CAS-written one.
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, w.owned)}
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, stripe), owned: owned}
 }
 
 // readBytes is how many bytes of each bucket reads must cover: the owned
@@ -336,8 +339,16 @@ func (w *Window) wordAt(off uintptr) *atomic.Uint64 {
 
 func (w *Window) checkCounter(counter int) {
 	if uint(counter) >= uint(w.counters) {
-		panic(fmt.Sprintf("leaparray: counter %d out of range [0,%d)", counter, w.counters))
+		counterOutOfRange(counter, w.counters)
 	}
+}
+
+// counterOutOfRange panics; kept out of checkCounter so that the check
+// inlines into the hot paths.
+//
+//go:noinline
+func counterOutOfRange(counter, counters int) {
+	panic(fmt.Sprintf("leaparray: counter %d out of range [0,%d)", counter, counters))
 }
 
 // On returns a cursor for w2 at the same stripe and at nowMs, the time c
@@ -355,15 +366,58 @@ func (c Cursor) On(w2 *Window, nowMs int64, p Pinned) Cursor {
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
 func (c Cursor) Add(counter int, delta int64) bool {
-	c.w.checkCounter(counter)
+	// Small enough to inline. The common case, a word of the cursor's own
+	// window on a stripe this processor owns (see Pin), is a load and a
+	// plain store (storeOwned), a fraction of a locked read-modify-write;
+	// readers, which load atomically, see the old or the new word.
+	if w := c.w; uint(counter) < uint(w.counters) && c.owned {
+		p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
+		// Same tag: old and next differ in count bits only, so old^next
+		// tells whether the count crossed a multiple of boundStep, which
+		// counter 0 of a Bounded window must announce (addSlow does).
+		if old := p.Load(); old>>countBits == uint64(c.id)&tagMask {
+			if next := old + uint64(delta); counter != 0 || w.bound == nil || old^next < boundStep {
+				storeOwned(p, next)
+				return true
+			}
+		}
+	}
+	return c.addSlow(counter, uint64(delta))
+}
+
+// addSlow is Add for the other cases: a word to reset for the cursor's
+// window, a stale cursor, the shared stripe, and counter 0 of a Bounded
+// window, whose writes announce crossings (see boundStep).
+func (c Cursor) addSlow(counter int, delta uint64) bool {
+	w := c.w
+	w.checkCounter(counter)
 	p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
-	if c.owned {
-		return addOwned(p, c.id, uint64(delta))
+	if !c.owned {
+		return w.addShared(p, counter, c.id, delta)
 	}
-	if !c.w.sharedUsed.Load() {
-		c.w.sharedUsed.Store(true) // before the write, so readers that see it see the flag
+	tag := uint64(c.id) & tagMask
+	before, ok := countBefore(p.Load(), tag)
+	if !ok {
+		return false
 	}
-	return add(p, c.id, uint64(delta))
+	after := before + delta
+	storeOwned(p, tag<<countBits|after)
+	if counter == 0 && w.bound != nil {
+		w.bound.announce(before, after)
+	}
+	return true
+}
+
+// addShared is Add on the shared stripe, by compare-and-swap.
+func (w *Window) addShared(p *atomic.Uint64, counter int, id int64, delta uint64) bool {
+	if !w.sharedUsed.Load() {
+		w.sharedUsed.Store(true) // before the write, so readers that see it see the flag
+	}
+	before, ok := add(p, id, delta)
+	if ok && counter == 0 && w.bound != nil {
+		w.bound.announce(before, before+delta)
+	}
+	return ok
 }
 
 // ID is the window ID of the cursor's bucket (see Window.ID).
@@ -482,7 +536,8 @@ func (w *Window) Borrow(nowMs, atMs int64, delta int64) bool {
 	if !w.everBorrowed.Load() {
 		w.everBorrowed.Store(true)
 	}
-	return add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
+	_, ok := add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
+	return ok
 }
 
 // Waiting is the total borrowed into windows still ahead of nowMs: capacity
@@ -536,5 +591,8 @@ func (w *Window) Reset() {
 	}
 	for i := range w.borrowed {
 		w.borrowed[i].Store(0)
+	}
+	if w.bound != nil {
+		w.bound.version.Add(1) // not needed for safety (counts only fell), but keeps caches honest
 	}
 }

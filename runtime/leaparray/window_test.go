@@ -281,14 +281,15 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 }
 
 // TestMoreProcessorsThanStripes: a window made with one processor, written
-// after GOMAXPROCS grew, by pinned writers on processors without a stripe of
+// after GOMAXPROCS grew past the CPU count, by pinned writers on processors without a stripe of
 // their own and by unpinned writers, must still count exactly: those writes
 // share a stripe that only compare-and-swap writes.
 func TestMoreProcessorsThanStripes(t *testing.T) {
 	prev := goruntime.GOMAXPROCS(1)
 	w := NewSecond(1)
 	g := NewGauge()
-	goruntime.GOMAXPROCS(4)
+	// Stripes cover the CPUs too (see stripeCount): go well beyond them.
+	goruntime.GOMAXPROCS(max(4, 2*goruntime.NumCPU()))
 	defer goruntime.GOMAXPROCS(prev)
 	const writers, each = 8, 2000
 	var wg sync.WaitGroup

@@ -1,0 +1,140 @@
+package leaparray
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// Limit checks without reading other processors' stripes.
+//
+// A flow check asks one question per call: does counter 0 over the interval,
+// plus this call's delta, stay within a limit? Summing every stripe answers it
+// exactly but reads every processor's line of the current bucket, which those
+// processors keep writing: on two cores that is a cache miss per call on each
+// side, and it doubled the cost of a call. Windows built with Config.Bounded
+// answer it from a per-processor cache instead whenever the answer is yes by
+// a clear margin, and read every stripe only when it is close.
+//
+// The bookkeeping: each counter-0 word announces its growth by bumping a
+// shared version number whenever its count crosses a multiple of boundStep,
+// so between two bumps any word grows by at most boundStep-1. A pinned reader
+// that sums the stripes keeps, in a line of its own processor, the window ID,
+// the version it read before summing, and the sum minus its own stripe's word
+// in the current bucket. Later, while the ID and the version are unchanged,
+// the true count is at most
+//
+//	cached others + own current word (read live) + slack
+//	slack = (Buckets × stripes read − 1) × (boundStep − 1)
+//
+// because every word but the live one has grown by less than boundStep since
+// the sum. If that bound plus delta is within the limit the call fits, which
+// is the answer the full sum would give; otherwise the reader sums every
+// stripe and decides exactly. So decisions are those of the exact sum: the
+// cache never lets a call through that the sum would refuse, it only spares
+// the sum far from the limit. What neither can see is a write racing with
+// the check (a call on another processor between its own check and its
+// write), as with any check-then-add counter; that race is unchanged.
+//
+// The cost: one read of the version line (shared, rarely written), the cache
+// line and the own word, all normally in the reader's cache; and one atomic
+// add per boundStep counts per processor, which also sends every reader back
+// to one full sum. Limits below slack + delta are always decided by the full
+// sum, exactly as without the cache.
+const boundStep = 64
+
+// bound is the bookkeeping of a Bounded window.
+type bound struct {
+	// version is bumped by every counter-0 write that crosses a multiple of
+	// boundStep. It has a cache line of its own: it is read on every check.
+	version *atomic.Uint64
+	// cache holds one line per owned stripe: cacheID, cacheVersion and
+	// cacheOthers words, written only by the processor owning the stripe,
+	// under Pin.
+	cache unsafe.Pointer
+	// slackOwned and slackAll are the slack with the owned stripes only, and
+	// with the shared stripe as well once it is in use.
+	slackOwned, slackAll int64
+}
+
+// Word positions in a cache line of bound.cache.
+const (
+	cacheID      = 0
+	cacheVersion = 1
+	cacheOthers  = 2
+)
+
+// noWindow is a cacheID no window has (IDs that far below zero would need
+// times millions of years before the clock's zero).
+const noWindow = uint64(1) << 63
+
+func newBound(buckets, owned int) *bound {
+	step := int64(boundStep - 1)
+	b := &bound{
+		version:    &alignedWords(wordsPerLine)[0],
+		cache:      unsafe.Pointer(&alignedWords(owned * wordsPerLine)[0]),
+		slackOwned: (int64(buckets*owned) - 1) * step,
+		slackAll:   (int64(buckets*(owned+1)) - 1) * step,
+	}
+	for p := range owned {
+		b.cacheWord(Pinned(p), cacheID).Store(noWindow)
+	}
+	return b
+}
+
+// cacheWord is word i of processor p's cache line.
+func (b *bound) cacheWord(p Pinned, i int) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(b.cache, uintptr(p)*wordsPerLine*wordBytes+uintptr(i)*wordBytes))
+}
+
+// announce bumps the version when a counter-0 word's count went from before
+// to after across a multiple of boundStep.
+func (b *bound) announce(before, after uint64) {
+	if before^after >= boundStep {
+		b.version.Add(1)
+	}
+}
+
+// FitsPinned reports whether counter 0 over the interval that ends in window
+// id, plus what was borrowed into it, plus delta, is at most limit: exactly
+// CountWithBorrowedAt(id, 0)+delta <= limit. The caller must be pinned to p
+// (see Pin). On a window built with Config.Bounded, an answer of yes far from
+// the limit is found without reading other processors' stripes (see the
+// comment on boundStep); otherwise, and on other windows, it sums them.
+func (w *Window) FitsPinned(id, delta, limit int64, p Pinned) bool {
+	b := w.bound
+	if b == nil || int(p) >= w.owned || w.everBorrowed.Load() {
+		return w.CountWithBorrowedAt(id, 0)+delta <= limit
+	}
+	slack := b.slackOwned
+	if w.sharedUsed.Load() {
+		slack = b.slackAll
+	}
+	own := countIn((*atomic.Uint64)(w.stripeAt(id, int(p))), id)
+	version := b.version.Load()
+	cachedID, cachedVersion := b.cacheWord(p, cacheID), b.cacheWord(p, cacheVersion)
+	cachedOthers := b.cacheWord(p, cacheOthers)
+	if cachedID.Load() == uint64(id) && cachedVersion.Load() == version {
+		// Counts of one window only grow, so the cached sum is also a
+		// lower bound: a call that does not fit even on it does not fit.
+		low := int64(cachedOthers.Load()) + own + delta
+		if low+slack <= limit {
+			return true
+		}
+		if low > limit {
+			return false
+		}
+	}
+	total := w.count(id, 0)
+	// Refresh the cache only when it changed: the stores are the costly
+	// part, and near the limit every call comes this way.
+	if others := uint64(total - own); cachedOthers.Load() != others {
+		storeOwned(cachedOthers, others)
+	}
+	if cachedVersion.Load() != version {
+		storeOwned(cachedVersion, version)
+	}
+	if cachedID.Load() != uint64(id) {
+		storeOwned(cachedID, uint64(id))
+	}
+	return total+delta <= limit
+}
