@@ -213,9 +213,11 @@ func (p *fastPackage) typeCheck(fset *token.FileSet, sizes types.Sizes, importer
 		IgnoreFuncBodies: true,
 		Error: func(err error) {
 			var te types.Error
-			if errors.As(err, &te) {
-				p.typeErrs = append(p.typeErrs, te)
+			if !errors.As(err, &te) {
+				// Not expected from go/types; kept so that it is not lost.
+				te = types.Error{Fset: fset, Msg: err.Error()}
 			}
+			p.typeErrs = append(p.typeErrs, te)
 		},
 	}
 	if m := p.listed.Module; m != nil && m.GoVersion != "" {

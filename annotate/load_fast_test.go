@@ -98,7 +98,7 @@ func modelFacts(pkgs []*Package, dir string) string {
 	return b.String()
 }
 
-func posFact(p interface{ String() string }, dir string) string {
+func posFact(p token.Position, dir string) string {
 	return strings.TrimPrefix(p.String(), dir+string(filepath.Separator))
 }
 
@@ -229,4 +229,47 @@ func TestWalkPattern(t *testing.T) {
 	var n int
 	walkPattern(dir, "./...", func(string) bool { n++; return false })
 	assert.Equal(t, 1, n, "the walk stops when asked to")
+}
+
+// The fast path gives way whenever a target might not be read faithfully.
+func TestFastPathEligibility(t *testing.T) {
+	t.Parallel()
+	pkg := func(path string, imports ...string) *listedPackage {
+		return &listedPackage{ImportPath: path, GoFiles: []string{"x.go"}, Export: "/cache/" + path, Imports: imports}
+	}
+	tests := []struct {
+		name    string
+		edit    func(a *listedPackage)
+		extra   []*listedPackage // dependencies besides b
+		aImport string           // a's second import, if any
+		want    string
+	}{
+		{name: "clean"},
+		{name: "list error", edit: func(a *listedPackage) { a.Error = &listError{Err: "# ex/a\nx.go:3:1: syntax error"} }, want: "ex/a: x.go:3:1: syntax error"},
+		{name: "dependency error", edit: func(a *listedPackage) {
+			a.DepsErrors = []*listError{{Err: "no required module provides package ex/gone"}}
+		}, want: "ex/a: no required module provides package ex/gone"},
+		{name: "cgo", edit: func(a *listedPackage) { a.CgoFiles = []string{"c.go"} }, want: "ex/a uses cgo"},
+		{name: "not compiled", edit: func(a *listedPackage) { a.Export = "" }, want: "ex/a was not compiled"},
+		{name: "test files only", edit: func(a *listedPackage) { a.Export, a.GoFiles = "", nil }},
+		{name: "dependency importing a target", extra: []*listedPackage{pkg("ex/d", "ex/c")}, aImport: "ex/d", want: "dependency ex/d imports a target package"},
+		{name: "dependency importing a target indirectly", extra: []*listedPackage{pkg("ex/d", "ex/e"), pkg("ex/e", "ex/c")}, aImport: "ex/d", want: "dependency ex/d imports a target package"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b, c := pkg("ex/a", "ex/b"), pkg("ex/b", "fmt"), pkg("ex/c")
+			if tt.aImport != "" {
+				a.Imports = append(a.Imports, tt.aImport)
+			}
+			if tt.edit != nil {
+				tt.edit(a)
+			}
+			list := &packageList{byPath: map[string]*listedPackage{}}
+			for _, p := range append([]*listedPackage{a, b, c, pkg("fmt")}, tt.extra...) {
+				list.byPath[p.ImportPath] = p
+			}
+			assert.Equal(t, tt.want, list.ineligible([]*listedPackage{a, c}))
+		})
+	}
+	assert.Equal(t, "no package matched", (&packageList{}).ineligible(nil))
 }

@@ -15,8 +15,10 @@ import (
 // prefetch parses the Go files of the directories that patterns name while
 // go list runs, so that the fast path's parsing overlaps the go command's
 // work instead of following it. It guesses the files from the directory
-// tree alone; go list has the last word, and a file it lists that was not
-// parsed here (build tags aside, an import-path pattern) is parsed after.
+// tree alone; go list has the last word: a file parsed here that it does
+// not list (excluded by build constraints) is dropped, and one it lists
+// that was not parsed here (named by an import-path pattern, or not
+// reached in time) is parsed afterwards.
 type prefetch struct {
 	stop atomic.Bool
 	wg   sync.WaitGroup
@@ -24,6 +26,7 @@ type prefetch struct {
 	done map[string]parsedFile // by absolute file name
 }
 
+// parsedFile is the outcome of parsing one file.
 type parsedFile struct {
 	file *ast.File
 	err  error
@@ -36,12 +39,16 @@ func startPrefetch(fset *token.FileSet, dir string, patterns []string) *prefetch
 	names := make(chan string, 64)
 	pf.wg.Go(func() {
 		defer close(names)
+		seen := map[string]bool{} // patterns may overlap, as ./... and ./x do
 		for _, p := range patterns {
 			if pf.stop.Load() {
 				return
 			}
 			walkPattern(dir, p, func(name string) bool {
-				names <- name
+				if !seen[name] {
+					seen[name] = true
+					names <- name
+				}
 				return !pf.stop.Load()
 			})
 		}

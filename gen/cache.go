@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"sync"
 	"time"
 
@@ -68,11 +69,7 @@ func NewCache(dir string, toolID []byte) *Cache {
 
 // executableID hashes the running executable's content.
 func executableID() ([]byte, error) {
-	path, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
+	f, err := openExecutable()
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +79,24 @@ func executableID() ([]byte, error) {
 		return nil, err
 	}
 	return h.Sum(nil), nil
+}
+
+// openExecutable opens the file the process runs. On Linux /proc/self/exe
+// is that file even when a new build has since been installed under its
+// name (go install renames over it); hashing the new one would file this
+// binary's outputs under the other's identity. Elsewhere the path is the
+// best there is.
+func openExecutable() (*os.File, error) {
+	if goruntime.GOOS == "linux" {
+		if f, err := os.Open("/proc/self/exe"); err == nil {
+			return f, nil
+		}
+	}
+	path, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return os.Open(path)
 }
 
 // cacheKey names the entry of a package model; ok is false when the model

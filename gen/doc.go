@@ -8,9 +8,16 @@
 // reflection, no map lookup and no allocation per call: every resource is a
 // package-level *runtime.Resource created when the package is initialised.
 //
+// Because the output is a pure function of the model, Sync can skip
+// rendering a package whose file already holds what its model gave last
+// time: Cache records, per generator binary and model fingerprint, the hash
+// of that output.
+//
 // Each concern has its own file: names.go (identifier allocation),
-// imports.go and imports_group.go (import names and layout), typeexpr.go
-// (go/types to source), resources.go, wrapper.go, method.go, errfilter.go
-// and assert.go (the pieces of one file), generate.go (assembling them) and
-// sync.go (writing, checking, deleting).
+// imports.go and imports_group.go (import names and layout, formatting),
+// typeexpr.go (go/types to source), resources.go, wrapper.go, method.go,
+// errfilter.go and assert.go (the pieces of one file), generate.go
+// (assembling them), sync.go (writing, checking, deleting, concurrently),
+// fingerprint.go (the model's hash), cache.go and cache_trim.go (the
+// generation cache and its housekeeping).
 package gen

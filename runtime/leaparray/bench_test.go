@@ -29,3 +29,33 @@ func BenchmarkAddParallel(b *testing.B) {
 		}
 	})
 }
+
+// The flow check of every call, with every processor writing the counter it
+// reads: a full sum per call (CountAddParallel) against FitsPinned's cached
+// bound (FitsPinnedAddParallel).
+func BenchmarkCountAddParallel(b *testing.B) {
+	w := NewSecond(1)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			p := Pin()
+			if w.Count(100, 0) < 1<<40 {
+				w.AtPinned(100, p).Add(0, 1)
+			}
+			Unpin()
+		}
+	})
+}
+
+func BenchmarkFitsPinnedAddParallel(b *testing.B) {
+	w := NewSecond(1)
+	id := w.ID(100)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			p := Pin()
+			if w.FitsPinned(id, 1, 1<<40, p) {
+				w.AtID(id, p).Add(0, 1)
+			}
+			Unpin()
+		}
+	})
+}

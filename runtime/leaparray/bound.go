@@ -12,34 +12,37 @@ import (
 // exactly but reads every processor's line of the current bucket, which those
 // processors keep writing: on two cores that is a cache miss per call on each
 // side, and it doubled the cost of a call. Windows built with Config.Bounded
-// answer it from a per-processor cache instead whenever the answer is yes by
-// a clear margin, and read every stripe only when it is close.
+// answer it from a per-processor cache instead whenever the answer is clear,
+// and read every stripe only when it is close.
 //
 // The bookkeeping: each counter-0 word announces its growth by bumping a
 // shared version number whenever its count crosses a multiple of boundStep,
 // so between two bumps any word grows by at most boundStep-1. A pinned reader
 // that sums the stripes keeps, in a line of its own processor, the window ID,
 // the version it read before summing, and the sum minus its own stripe's word
-// in the current bucket. Later, while the ID and the version are unchanged,
-// the true count is at most
+// in the current bucket ("others"). Later, while the ID and the version are
+// unchanged, the true count lies between
 //
-//	cached others + own current word (read live) + slack
+//	others + own        and        others + own + slack
 //	slack = (Buckets × stripes read − 1) × (boundStep − 1)
 //
-// because every word but the live one has grown by less than boundStep since
-// the sum. If that bound plus delta is within the limit the call fits, which
-// is the answer the full sum would give; otherwise the reader sums every
-// stripe and decides exactly. So decisions are those of the exact sum: the
-// cache never lets a call through that the sum would refuse, it only spares
-// the sum far from the limit. What neither can see is a write racing with
-// the check (a call on another processor between its own check and its
-// write), as with any check-then-add counter; that race is unchanged.
+// where own is the reader's current word, read live: counts of one window
+// only grow (Reset bumps the version), and every word but the live one has
+// grown by less than boundStep since the sum. If the upper end plus delta is
+// within the limit the call fits; if the lower end plus delta is over it, it
+// does not; in between the reader sums every stripe and decides exactly. So
+// every answer is the one the full sum gives: the cache never lets a call
+// through that the sum would refuse, nor refuses one it would let through.
+// What neither can see is a write racing with the check (a call on another
+// processor between its own check and its write), as with any check-then-add
+// counter; that race is unchanged.
 //
 // The cost: one read of the version line (shared, rarely written), the cache
 // line and the own word, all normally in the reader's cache; and one atomic
-// add per boundStep counts per processor, which also sends every reader back
-// to one full sum. Limits below slack + delta are always decided by the full
-// sum, exactly as without the cache.
+// add per boundStep counts per processor, which sends every reader back to
+// one full sum. With P processors passing calls, each re-sums about every
+// boundStep/(P-1) of its own calls, so the saving shrinks as P grows, and a
+// larger step would trade a larger slack for fewer re-sums.
 const boundStep = 64
 
 // bound is the bookkeeping of a Bounded window.
@@ -97,9 +100,10 @@ func (b *bound) announce(before, after uint64) {
 // FitsPinned reports whether counter 0 over the interval that ends in window
 // id, plus what was borrowed into it, plus delta, is at most limit: exactly
 // CountWithBorrowedAt(id, 0)+delta <= limit. The caller must be pinned to p
-// (see Pin). On a window built with Config.Bounded, an answer of yes far from
-// the limit is found without reading other processors' stripes (see the
-// comment on boundStep); otherwise, and on other windows, it sums them.
+// (see Pin). On a window built with Config.Bounded, an answer that is clear
+// either way (far below the limit, or over it already) is found without
+// reading other processors' stripes (see the comment on boundStep); near the
+// limit, and on other windows, it sums them.
 func (w *Window) FitsPinned(id, delta, limit int64, p Pinned) bool {
 	b := w.bound
 	if b == nil || int(p) >= w.owned || w.everBorrowed.Load() {

@@ -95,9 +95,9 @@ type Config struct {
 	// borrowing).
 	Lookahead int
 	// Bounded keeps the bookkeeping that lets FitsPinned answer for counter
-	// 0 without reading other processors' stripes when far from the limit
-	// (see FitsPinned). It costs a few words per processor and one atomic
-	// add per 64 counts per processor.
+	// 0 without reading other processors' stripes unless the count is near
+	// the limit (see FitsPinned). It costs a cache line per processor and
+	// one atomic add per 64 counts per processor.
 	Bounded bool
 }
 
@@ -366,10 +366,11 @@ func (c Cursor) On(w2 *Window, nowMs int64, p Pinned) Cursor {
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
 func (c Cursor) Add(counter int, delta int64) bool {
-	// Small enough to inline. The common case, a word of the cursor's own
-	// window on a stripe this processor owns (see Pin), is a load and a
-	// plain store (storeOwned), a fraction of a locked read-modify-write;
-	// readers, which load atomically, see the old or the new word.
+	// The common case first, without a further call: a word of the
+	// cursor's own window on a stripe this processor owns (see Pin) takes a
+	// load and a plain store (storeOwned), a fraction of a locked
+	// read-modify-write; readers, which load atomically, see the old or the
+	// new word.
 	if w := c.w; uint(counter) < uint(w.counters) && c.owned {
 		p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
 		// Same tag: old and next differ in count bits only, so old^next
@@ -593,6 +594,8 @@ func (w *Window) Reset() {
 		w.borrowed[i].Store(0)
 	}
 	if w.bound != nil {
-		w.bound.version.Add(1) // not needed for safety (counts only fell), but keeps caches honest
+		// Counts fell: cached sums are no longer lower bounds (FitsPinned
+		// refuses calls on them), so void them.
+		w.bound.version.Add(1)
 	}
 }
