@@ -49,11 +49,11 @@ else
 fi
 
 cpu_model="$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') with $(go version | cut -d' ' -f3-)"
-echo "on ${cpu_model:-unknown CPU} ($(nproc) cores visible, GOMAXPROCS ${GOMAXPROCS:-unset, so one per core}),"
-echo "load average (1/5/15 min) at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
-echo "sentinelgen tree: $(git describe --always --dirty 2>/dev/null || echo 'not a git checkout')."
-echo "Command: $how"
+echo "- Measured $(date -u '+%Y-%m-%d %H:%M UTC') with $(go version | cut -d' ' -f3-)"
+echo "  on ${cpu_model:-unknown CPU} ($(nproc) cores visible, GOMAXPROCS ${GOMAXPROCS:-unset, so one per core})."
+echo "- Load average (1/5/15 min) at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "- sentinelgen tree: $(git describe --always --dirty 2>/dev/null || echo 'not a git checkout')."
+echo "- Command: $how"
 echo
 
 strict=()
