@@ -71,7 +71,11 @@
 // Load needs syntax and types for the target packages and only compiler
 // export data for their dependencies. When every target compiles, it runs
 // the go command once (go list -export -deps), parses the targets while
-// that runs, and type-checks their declarations against the export data.
+// that runs, and type-checks their declarations against the export data;
+// from the second run on it does that during go list too, against the
+// previous run's listing (kept in the cache directory SENTINELGEN_CACHE
+// names, as gen's cache is), and keeps the result when go list confirms
+// that listing.
 // Otherwise it uses golang.org/x/tools/go/packages, which reports list,
 // parse and type errors with their positions; both give the same result.
 // The previous output, GeneratedFileName, is reduced to its package clause

@@ -38,11 +38,11 @@ type Options struct {
 //
 // Load first tries a fast path that runs the go command once (go list
 // -export -deps), parses the target packages and type-checks them against
-// their dependencies' export data. It applies when every target package
-// compiles as it stands, the usual case; otherwise (a stale previous
-// output, a compile error, cgo) Load uses go/packages, which reports
-// every list, parse and type error with its position. Both give the same
-// models and diagnostics.
+// their dependencies' export data, overlapping that work with go list's.
+// It applies when every target package compiles as it stands, the usual
+// case; otherwise (a stale previous output, a compile error, cgo) Load
+// uses go/packages, which reports every list, parse and type error with
+// its position. Both give the same models and diagnostics.
 func Load(dir string, patterns []string, opts Options) ([]*Package, []Diagnostic, error) {
 	return load(dir, patterns, opts, nil)
 }

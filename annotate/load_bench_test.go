@@ -98,9 +98,9 @@ func BenchmarkFastCheck(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		results, why := list.check(token.NewFileSet(), nil, list.targets, Options{})
-		if why != "" || len(results) != benchPackages {
-			b.Fatalf("check: %d results, %s", len(results), why)
+		c := list.check(token.NewFileSet(), nil, list.targets, Options{})
+		if c.why != "" || len(c.results) != benchPackages {
+			b.Fatalf("check: %d results, %s", len(c.results), c.why)
 		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,7 +21,9 @@ import (
 // loadFast is Load's fast path: a single go list run (the least any
 // type-correct tool pays), the target packages parsed while it runs and
 // type-checked from source against their dependencies' export data, then
-// checked. Function bodies are not type-checked: the go command has just
+// checked. From the second run in a directory on, the type-checking and
+// checks run during go list too, against the previous listing (see
+// load_speculate.go). Function bodies are not type-checked: the go command has just
 // compiled every target, so they hold no error the model depends on.
 //
 // Types come from source rather than from the targets' own export data
@@ -30,23 +34,60 @@ import (
 // ok is false, after the reason is written to opts.Verbose, when the fast
 // path does not apply and go/packages must load instead.
 func loadFast(dir string, patterns []string, opts Options) (results []checkResult, ok bool) {
+	return loadFastCached(dir, patterns, opts, listCacheFile(listCacheDir(), dir, patterns, opts))
+}
+
+// loadFastCached is loadFast keeping the listing for speculation in
+// cacheFile ("" for none).
+func loadFastCached(dir string, patterns []string, opts Options, cacheFile string) (results []checkResult, ok bool) {
 	start := time.Now()
 	fset := token.NewFileSet()
 	pf := startPrefetch(fset, dir, patterns)
-	list, err := goList(dir, patterns, opts)
+	type listing struct {
+		list *packageList
+		err  error
+	}
+	listed := make(chan listing, 1)
+	go func() {
+		list, err := goList(dir, patterns, opts)
+		listed <- listing{list, err}
+	}()
+
+	was := readListing(cacheFile)
+	var guess checked
+	if was != nil {
+		guess = was.check(fset, pf.wait(), was.targets, Options{})
+	}
+
+	l := <-listed
 	parsed := pf.finish()
-	if err != nil {
-		verbosef(opts.Verbose, "annotate: fast path not taken: %v", err)
+	if l.err != nil {
+		verbosef(opts.Verbose, "annotate: fast path not taken: %v", l.err)
 		return nil, false
 	}
+	list := l.list
 	verbosef(opts.Verbose, "annotate: go list -export -deps: %d packages, %d targets in %v, %d files parsed meanwhile",
 		len(list.byPath), len(list.targets), time.Since(start), len(parsed))
-	results, why := list.check(fset, parsed, list.targets, opts)
-	if why != "" {
-		verbosef(opts.Verbose, "annotate: fast path not taken: %s; loading with go/packages", why)
+	if was != nil && guess.why == "" && list.ineligible(list.targets) == "" && sameInputs(was, list, guess.exportsRead) {
+		verbosef(opts.Verbose, "annotate: checked %d packages while go list ran, against the previous listing, which still holds", len(guess.results))
+		return guess.results, true
+	}
+	c := list.check(fset, parsed, list.targets, opts)
+	if c.why != "" {
+		verbosef(opts.Verbose, "annotate: fast path not taken: %s; loading with go/packages", c.why)
 		return nil, false
 	}
-	return results, true
+	writeListing(cacheFile, list)
+	return c.results, true
+}
+
+// checked is the outcome of checking the targets of a listing: one result
+// per target that has Go files, in order, and the dependencies whose
+// export data was read; or why the fast path does not apply.
+type checked struct {
+	results     []checkResult
+	exportsRead []string
+	why         string
 }
 
 // fastPackage is one target package on the fast path.
@@ -61,12 +102,10 @@ type fastPackage struct {
 }
 
 // check type-checks and checks targets, which must be packages of list,
-// parsing their files into fset unless parsed already holds them. It
-// returns one result per target that has Go files, in order, or why the
-// fast path does not apply to them.
-func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile, targets []*listedPackage, opts Options) ([]checkResult, string) {
+// parsing their files into fset unless parsed already holds them.
+func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile, targets []*listedPackage, opts Options) checked {
 	if why := list.ineligible(targets); why != "" {
-		return nil, why
+		return checked{why: why}
 	}
 	var pkgs []*fastPackage
 	for _, t := range targets {
@@ -78,7 +117,7 @@ func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile
 	start := time.Now()
 	files, previous, err := parseTargets(fset, parsed, pkgs)
 	if err != nil {
-		return nil, err.Error()
+		return checked{why: err.Error()}
 	}
 	verbosef(opts.Verbose, "annotate: parsed %d files in %v, leaving out %d previous %s", files, time.Since(start), previous, GeneratedFileName)
 
@@ -88,7 +127,7 @@ func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile
 	results, why := judgeTypeErrors(pkgs)
 	verbosef(opts.Verbose, "annotate: type-checked and checked %d packages in %v, reading export data of %d dependencies",
 		len(pkgs), time.Since(start), len(imp.read))
-	return results, why
+	return checked{results: results, exportsRead: slices.Collect(maps.Keys(imp.read)), why: why}
 }
 
 // checkAll type-checks and checks pkgs, in parallel as far as their imports

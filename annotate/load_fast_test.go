@@ -41,12 +41,12 @@ func TestLoadRoutesAgree(t *testing.T) {
 
 	var declined []string
 	for _, name := range names {
-		results, why := list.check(token.NewFileSet(), nil, byCase[name], Options{})
-		if why != "" {
+		c := list.check(token.NewFileSet(), nil, byCase[name], Options{})
+		if c.why != "" {
 			declined = append(declined, name)
 			continue
 		}
-		fastPkgs, fastDiags := collect(results, caseOf)
+		fastPkgs, fastDiags := collect(c.results, caseOf)
 		dir := filepath.Join(root, name)
 		t.Run(name, func(t *testing.T) {
 			var wantPkgs []*Package
@@ -272,4 +272,52 @@ func TestFastPathEligibility(t *testing.T) {
 		})
 	}
 	assert.Equal(t, "no package matched", (&packageList{}).ineligible(nil))
+}
+
+// A second load checks the targets while go list runs, against the first
+// load's listing; the result stands only when go list confirms that
+// listing, and it always reflects the files as they are now.
+func TestLoadSpeculation(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cacheFile := filepath.Join(t.TempDir(), "listing.json")
+	svc := func(name string) string {
+		return "package svc\n\nimport \"context\"\n\ntype Service struct{}\n\n" +
+			"//sentinel:resource name=" + name + "\nfunc (s *Service) Get(ctx context.Context) error { return nil }\n"
+	}
+	writeFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/spec\n\ngo 1.26.0\n",
+		"svc/svc.go": svc("first"),
+	})
+	load := func() ([]*Package, string) {
+		t.Helper()
+		var verbose bytes.Buffer
+		results, ok := loadFastCached(dir, []string{"./..."}, Options{Verbose: &verbose}, cacheFile)
+		require.True(t, ok, verbose.String())
+		pkgs, diags := collect(results, nil)
+		require.Empty(t, diags)
+		return pkgs, verbose.String()
+	}
+	const confirmed = "while go list ran, against the previous listing, which still holds"
+
+	pkgs, verbose := load()
+	assert.NotContains(t, verbose, confirmed, "no listing yet")
+	assert.Equal(t, "first", pkgs[0].Resources[0].Name)
+
+	// Same files, new content: the listing holds and the new name is seen.
+	writeFiles(t, dir, map[string]string{"svc/svc.go": svc("second")})
+	pkgs, verbose = load()
+	assert.Contains(t, verbose, confirmed)
+	require.Len(t, pkgs, 1)
+	assert.Equal(t, "second", pkgs[0].Resources[0].Name)
+	slow, _, _, err := loadVia(routePackages, dir, []string{"./..."}, Options{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, modelFacts(slow, dir), modelFacts(pkgs, dir))
+
+	// A new file changes the listing: the guess is dropped.
+	writeFiles(t, dir, map[string]string{"svc/more.go": "package svc\n\n//sentinel:resource\nfunc Ping() error { return nil }\n"})
+	pkgs, verbose = load()
+	assert.NotContains(t, verbose, confirmed)
+	require.Len(t, pkgs, 1)
+	assert.Len(t, pkgs[0].Resources, 2)
 }

@@ -45,6 +45,7 @@ type listError struct {
 
 // packageList is the output of one go list run.
 type packageList struct {
+	all     []*listedPackage // in go list's order
 	byPath  map[string]*listedPackage
 	targets []*listedPackage // packages matched by the patterns, in go list's order
 }
@@ -93,6 +94,7 @@ func decodeList(r io.Reader) (*packageList, error) {
 		if err != nil {
 			return nil, fmt.Errorf("go list output: %w", err)
 		}
+		list.all = append(list.all, p)
 		list.byPath[p.ImportPath] = p
 		if !p.DepOnly {
 			list.targets = append(list.targets, p)

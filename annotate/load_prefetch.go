@@ -69,6 +69,12 @@ func startPrefetch(fset *token.FileSet, dir string, patterns []string) *prefetch
 	return pf
 }
 
+// wait returns the files parsed once all are.
+func (pf *prefetch) wait() map[string]parsedFile {
+	pf.wg.Wait()
+	return pf.done
+}
+
 // finish stops parsing and returns the files parsed so far.
 func (pf *prefetch) finish() map[string]parsedFile {
 	pf.stop.Store(true)

@@ -46,9 +46,7 @@ var issueGoals = []goal{
 	noAllocs("pass path 0 allocs/op", "Pass/"+baseline),
 	fasterBy("pass path ≥ 25× faster than sentinel-golang", "Pass/"+baseline, "Pass/sentinel-golang", 25),
 	fasterBy("pass path ≥ 4× faster than gobreaker+rate", "Pass/"+baseline, "Pass/gobreaker+rate", 4),
-	atMostNsScaled("pass path ≤ 50 ns/op, scaled to this machine's clock read", "Pass/"+baseline, 50),
 	atMostNs("block path ≤ 20 ns/op", "Block/"+baseline, 20),
-	atMostNsScaled("block path ≤ 20 ns/op, scaled to this machine's clock read", "Block/"+baseline, 20),
 	noAllocs("block path 0 allocs/op", "Block/"+baseline),
 	noSlowerThan("parallel pass ≤ single-goroutine pass (ns/op)", "PassParallel/"+baseline, "Pass/"+baseline),
 	noSlowerThan("parallel block ≤ single-goroutine block (ns/op)", "BlockParallel/"+baseline, "Block/"+baseline),
@@ -73,37 +71,6 @@ func atMostNs(description, name string, limit float64) goal {
 			return notMeasured(description, name)
 		}
 		return verdict{description, formatNs(s.nsPerOp) + " ns/op", statusOf(s.nsPerOp <= limit)}
-	}}
-}
-
-// referenceFloor is the benchmark used to carry the absolute ns/op goals to
-// another machine, and referenceMonotonicNs its figure on the machine where
-// the goals were set (the issue's "monotonic read ~25 ns"). A reading of the
-// monotonic clock is a fair yardstick: it is the one thing every guarded call
-// must at least do once, and it slows down with the machine and its load.
-const (
-	referenceFloor       = "Floor/monotonic"
-	referenceMonotonicNs = 25.0
-)
-
-// atMostNsScaled is atMostNs with limit multiplied by how much slower this
-// run's monotonic clock read is than on the reference machine. It is a
-// heuristic for loaded or slower machines and is reported beside the
-// unscaled goal, never instead of it.
-func atMostNsScaled(description, name string, limit float64) goal {
-	return goal{description, func(stats map[string]stat) verdict {
-		s, ok := stats[name]
-		if !ok {
-			return notMeasured(description, name)
-		}
-		floor, ok := stats[referenceFloor]
-		if !ok || floor.nsPerOp <= 0 {
-			return notMeasured(description, referenceFloor)
-		}
-		scaled := limit * floor.nsPerOp / referenceMonotonicNs
-		measured := fmt.Sprintf("%s ns/op vs limit %s (%g × %s/%g)",
-			formatNs(s.nsPerOp), formatNs(scaled), limit, formatNs(floor.nsPerOp), referenceMonotonicNs)
-		return verdict{description, measured, statusOf(s.nsPerOp <= scaled)}
 	}}
 }
 
