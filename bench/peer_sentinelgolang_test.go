@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	sgapi "github.com/alibaba/sentinel-golang/api"
@@ -34,7 +35,8 @@ func initSentinelGolang(logDir string) error {
 	conf.Sentinel.Stat.System = sgconfig.SystemStatConfig{}
 	// The cached millisecond clock is the library's own speed option; giving it
 	// to sentinel-golang makes the comparison conservative for sentinelgen.
-	conf.Sentinel.UseCacheTime = true
+	// SENTINEL_GOLANG_CACHE_TIME=off measures the library's default (off).
+	conf.Sentinel.UseCacheTime = os.Getenv("SENTINEL_GOLANG_CACHE_TIME") != "off"
 	if err := sgapi.InitWithConfig(conf); err != nil {
 		return fmt.Errorf("sentinel-golang init: %w", err)
 	}
