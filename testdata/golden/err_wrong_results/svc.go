@@ -20,6 +20,8 @@ func (s *Service) Get(ctx context.Context, id int) (*Order, error) { return nil,
 
 func (s *Service) getBlocked(ctx context.Context, id int, be *runtime.BlockError) error { return be }
 
-func (s *Service) getFallback(ctx context.Context, id int, err error) (Order, error) { return Order{}, err }
+func (s *Service) getFallback(ctx context.Context, id int, err error) (Order, error) {
+	return Order{}, err
+}
 
 func (s *Service) getDefault() (o *Order, err error, ok bool) { return nil, nil, false }

@@ -17,7 +17,9 @@ type Service struct{}
 // Search is variadic.
 //
 //sentinel:resource blockHandler=searchBlocked fallback=searchFallback
-func (s *Service) Search(ctx context.Context, q string, opts ...Option) ([]string, error) { return nil, nil }
+func (s *Service) Search(ctx context.Context, q string, opts ...Option) ([]string, error) {
+	return nil, nil
+}
 
 func (s *Service) searchBlocked(ctx context.Context, q string, opts []Option, blockErr *runtime.BlockError) ([]string, error) {
 	return nil, blockErr
