@@ -3,8 +3,8 @@ package basic
 import (
 	"context"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -17,24 +17,9 @@ var (
 const resource = "basic.createOrder"
 
 // useRules puts rules in force for one test, under a manual clock.
-func useRules(t *testing.T, flow []runtime.FlowRule, degrade []runtime.DegradeRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(flow); err != nil {
-		t.Fatal(err)
-	}
-	if err := runtime.LoadDegradeRules(degrade); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		_ = runtime.LoadDegradeRules(nil)
-		runtime.SetClock(nil)
-	})
-}
 
 func TestAdmittedCallReachesTheService(t *testing.T) {
-	useRules(t, nil, nil)
+	ruletest.Use(t, nil, nil)
 	svc := &OrderService{}
 	order, err := NewGuardedOrderService(svc).CreateOrder(context.Background(), &CreateOrderRequest{Item: "tea", Count: 2})
 	if err != nil || order.Source != "service" || order.ID != "tea-2" || svc.Calls != 1 {
@@ -46,7 +31,7 @@ func TestAdmittedCallReachesTheService(t *testing.T) {
 }
 
 func TestBlockedCallReachesBlockHandler(t *testing.T) {
-	useRules(t, []runtime.FlowRule{{Resource: resource, Grade: runtime.FlowGradeQPS, Count: 0}}, nil)
+	ruletest.Use(t, []runtime.FlowRule{{Resource: resource, Grade: runtime.FlowGradeQPS, Count: 0}}, nil)
 	svc := &OrderService{}
 	order, err := NewGuardedOrderService(svc).CreateOrder(context.Background(), &CreateOrderRequest{Item: "tea"})
 	if err != nil || order.Source != "blockHandler" || order.ID != "queued-tea" {
@@ -60,7 +45,7 @@ func TestBlockedCallReachesBlockHandler(t *testing.T) {
 func TestBusinessErrorReachesFallbackAndIsTraced(t *testing.T) {
 	// One traced error opens this breaker, so the second call shows whether
 	// the first error was traced.
-	useRules(t, nil, []runtime.DegradeRule{{Resource: resource, Grade: runtime.DegradeErrorCount, Count: 0, MinRequestAmount: 1, TimeWindowSec: 10}})
+	ruletest.Use(t, nil, []runtime.DegradeRule{{Resource: resource, Grade: runtime.DegradeErrorCount, Count: 0, MinRequestAmount: 1, TimeWindowSec: 10}})
 	svc := &OrderService{Fail: ErrOutOfStock}
 	guarded := NewGuardedOrderService(svc)
 	order, err := guarded.CreateOrder(context.Background(), &CreateOrderRequest{Item: "tea"})
@@ -74,7 +59,7 @@ func TestBusinessErrorReachesFallbackAndIsTraced(t *testing.T) {
 }
 
 func TestPanicReleasesTheConcurrencySlot(t *testing.T) {
-	useRules(t, []runtime.FlowRule{{Resource: resource, Grade: runtime.FlowGradeConcurrency, Count: 1}}, nil)
+	ruletest.Use(t, []runtime.FlowRule{{Resource: resource, Grade: runtime.FlowGradeConcurrency, Count: 1}}, nil)
 	svc := &OrderService{}
 	guarded := NewGuardedOrderService(svc)
 

@@ -6,27 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
-
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
 
 func callDo(s *GuardedService) (string, error) {
 	return s.Do(context.Background(), 1, "two", []byte("three"), true, 5.5, 'x', errors.New("eight"))
 }
 
 func TestCollidingNamesAreForwarded(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	if got, err := callDo(NewGuardedService(&Service{})); got != "1 two three true 5.5 x eight\n" || err != nil {
 		t.Fatalf("Do = %q, %v; want every argument forwarded in place", got, err)
 	}
@@ -48,7 +37,7 @@ func TestCollidingNamesAreForwarded(t *testing.T) {
 }
 
 func TestCollidingNamesBlocked(t *testing.T) {
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "collide.do", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "collide.unnamed", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "collide.wait", Grade: runtime.FlowGradeQPS, Count: 0})

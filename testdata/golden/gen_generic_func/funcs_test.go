@@ -5,27 +5,15 @@ import (
 	"errors"
 	"strconv"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
-
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
 
 type celsius float64
 
 func TestGenericFunctionsAdmitted(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	got, err := GuardedMap(context.Background(), []int{1, 2}, strconv.Itoa)
 	if err != nil || len(got) != 2 || got[1] != "2" {
 		t.Fatalf("GuardedMap = %q, %v; want [1 2]", got, err)
@@ -42,7 +30,7 @@ func TestGenericFunctionsAdmitted(t *testing.T) {
 }
 
 func TestGenericFunctionsBlocked(t *testing.T) {
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "genericfunc.map", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "genericfunc.sum", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "genericfunc.max", Grade: runtime.FlowGradeQPS, Count: 0})

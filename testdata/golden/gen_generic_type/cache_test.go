@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -15,20 +15,8 @@ var (
 	_ Getter[string, int] = (*GuardedCache[string, int])(nil)
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestGenericWrapperAdmitted(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	cache := NewGuardedCache(NewCache[string, int]())
 	if err := cache.Put(context.Background(), "a", 1); err != nil {
 		t.Fatal(err)
@@ -42,7 +30,7 @@ func TestGenericWrapperAdmitted(t *testing.T) {
 }
 
 func TestGenericWrapperBlocked(t *testing.T) {
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "generictype.get", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "generictype.put", Grade: runtime.FlowGradeQPS, Count: 0})
 	inner := NewCache[int, []byte]()

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -29,18 +29,6 @@ var methods = []method{
 	{"handlers.fallbackAndDefault", (*GuardedService).FallbackAndDefault},
 }
 
-func useRules(t *testing.T, flow []runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(flow); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 // blockAll is a QPS rule of 0 on every resource of the package.
 func blockAll() []runtime.FlowRule {
 	var rules []runtime.FlowRule
@@ -51,7 +39,7 @@ func blockAll() []runtime.FlowRule {
 }
 
 func TestBlockedCallTakesTheFirstHandlerThatCanTakeIt(t *testing.T) {
-	useRules(t, blockAll())
+	ruletest.Use(t, blockAll(), nil)
 	tests := []struct {
 		resource string
 		want     string
@@ -88,7 +76,7 @@ func callByName(resource string) func(*GuardedService, context.Context, int) (st
 }
 
 func TestBareBlockReturnsTheBlockError(t *testing.T) {
-	useRules(t, blockAll())
+	ruletest.Use(t, blockAll(), nil)
 	got, err := NewGuardedService(&Service{}).Bare(context.Background(), 7)
 	if got != "" {
 		t.Errorf("result = %q; want the zero value", got)
@@ -106,7 +94,7 @@ func TestBareBlockReturnsTheBlockError(t *testing.T) {
 }
 
 func TestAdmittedCallWithoutErrorNeverReachesAHandler(t *testing.T) {
-	useRules(t, nil)
+	ruletest.Use(t, nil, nil)
 	svc := NewGuardedService(&Service{})
 	for _, m := range methods {
 		got, err := m.call(svc, context.Background(), 3)
@@ -117,7 +105,7 @@ func TestAdmittedCallWithoutErrorNeverReachesAHandler(t *testing.T) {
 }
 
 func TestBusinessErrorTakesFallbackThenDefaultFallback(t *testing.T) {
-	useRules(t, nil)
+	ruletest.Use(t, nil, nil)
 	want := map[string]string{
 		"handlers.blockOnly":          "", // no fallback: the error comes back
 		"handlers.fallbackWithErr":    "fallback 5: boom",

@@ -3,25 +3,13 @@ package nocontext
 import (
 	"errors"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestDivideWithoutContext(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	calc := &Calc{}
 	if got, err := NewGuardedCalc(calc).Divide(9, 3); got != 3 || err != nil {
 		t.Fatalf("Divide(9, 3) = %d, %v; want 3, nil", got, err)
@@ -33,7 +21,7 @@ func TestDivideWithoutContext(t *testing.T) {
 }
 
 func TestDivideBlockedWithoutContext(t *testing.T) {
-	useFlowRules(t, runtime.FlowRule{Resource: "nocontext.divide", Grade: runtime.FlowGradeQPS, Count: 0})
+	ruletest.UseFlow(t, runtime.FlowRule{Resource: "nocontext.divide", Grade: runtime.FlowGradeQPS, Count: 0})
 	calc := &Calc{}
 	if got, err := NewGuardedCalc(calc).Divide(9, 3); got != -1 || err != nil || calc.Calls != 0 {
 		t.Fatalf("Divide(9, 3) = %d, %v after %d calls; want the blockHandler's -1", got, err, calc.Calls)

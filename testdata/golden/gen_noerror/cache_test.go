@@ -3,25 +3,13 @@ package noerror
 import (
 	"context"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestAdmittedCallsWithoutErrorResult(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	inner := &Cache{}
 	cache := NewGuardedCache(inner)
 	if got := cache.Lookup(context.Background(), "k"); got != "fresh k" {
@@ -34,7 +22,7 @@ func TestAdmittedCallsWithoutErrorResult(t *testing.T) {
 }
 
 func TestBlockedCallsWithoutErrorResultReachTheBlockHandler(t *testing.T) {
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "noerror.lookup", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "noerror.warm", Grade: runtime.FlowGradeQPS, Count: 0})
 	inner := &Cache{}

@@ -3,26 +3,14 @@ package pkgfunc
 import (
 	"context"
 	"testing"
-	"time"
 
 	fb "example.com/golden/gen_pkgfunc/fallbacks"
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestHandlersFromAnotherPackage(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	req := &fb.Request{URL: "/a"}
 	if body, err := NewGuardedClient(&Client{}).Fetch(context.Background(), req); string(body) != "body of /a" || err != nil {
 		t.Fatalf("Fetch = %q, %v", body, err)
@@ -34,7 +22,7 @@ func TestHandlersFromAnotherPackage(t *testing.T) {
 		t.Fatalf("failing Ping = %q, %v; want fallbacks.Unavailable", body, err)
 	}
 
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "pkgfunc.fetch", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "pkgfunc.ping", Grade: runtime.FlowGradeQPS, Count: 0})
 	if body, err := NewGuardedClient(&Client{}).Fetch(context.Background(), req); string(body) != "blocked /a" || err != nil {

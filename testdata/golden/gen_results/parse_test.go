@@ -4,25 +4,13 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestSplitAdmitted(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	h, n, ok, err := NewGuardedParser(&Parser{}).Split(context.Background(), "Host: example.com")
 	if h == nil || h.Name != "Host" || h.Value != "example.com" || n != 17 || !ok || err != nil {
 		t.Fatalf("Split = %+v, %d, %v, %v; want the parsed header", h, n, ok, err)
@@ -33,7 +21,7 @@ func TestSplitAdmitted(t *testing.T) {
 }
 
 func TestSplitBlockedReturnsZeroValuesAndTheBlockError(t *testing.T) {
-	useFlowRules(t, runtime.FlowRule{Resource: "results.split", Grade: runtime.FlowGradeQPS, Count: 0})
+	ruletest.UseFlow(t, runtime.FlowRule{Resource: "results.split", Grade: runtime.FlowGradeQPS, Count: 0})
 	h, n, ok, err := NewGuardedParser(&Parser{}).Split(context.Background(), "Host: example.com")
 	if h != nil || n != 0 || ok {
 		t.Fatalf("Split = %+v, %d, %v; want zero values", h, n, ok)
@@ -44,13 +32,13 @@ func TestSplitBlockedReturnsZeroValuesAndTheBlockError(t *testing.T) {
 }
 
 func TestFieldsFallbackAnswersErrorsAndBlocks(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	fields, counts, err := NewGuardedParser(&Parser{}).Fields(context.Background(), "")
 	if len(fields) != 1 || fields[0] != "fallback" || counts["empty input"] != 1 || err != nil {
 		t.Fatalf("Fields(\"\") = %v, %v, %v; want the fallback given ErrEmpty", fields, counts, err)
 	}
 
-	useFlowRules(t, runtime.FlowRule{Resource: "results.fields", Grade: runtime.FlowGradeQPS, Count: 0})
+	ruletest.UseFlow(t, runtime.FlowRule{Resource: "results.fields", Grade: runtime.FlowGradeQPS, Count: 0})
 	fields, counts, err = NewGuardedParser(&Parser{}).Fields(context.Background(), "a b a")
 	if len(fields) != 1 || fields[0] != "fallback" || err != nil || len(counts) != 1 {
 		t.Fatalf("blocked Fields = %v, %v, %v; want the fallback", fields, counts, err)

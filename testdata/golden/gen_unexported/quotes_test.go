@@ -3,25 +3,13 @@ package unexported
 import (
 	"context"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
-
 func TestUnexportedWrappers(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	q := newGuardedQuoteService(&quoteService{prices: map[string]float64{"ACME": 12.5}})
 	if p, err := q.price(context.Background(), "ACME"); p != 12.5 || err != nil {
 		t.Fatalf("price = %v, %v; want 12.5", p, err)
@@ -30,7 +18,7 @@ func TestUnexportedWrappers(t *testing.T) {
 		t.Fatalf("guardedQuote = %q, %v", s, err)
 	}
 
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "unexported.price", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "unexported.quote", Grade: runtime.FlowGradeQPS, Count: 0})
 	if p, err := q.price(context.Background(), "ACME"); p != -1 || err != nil {

@@ -4,22 +4,10 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
+	"example.com/golden/ruletest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
-
-func useFlowRules(t *testing.T, rules ...runtime.FlowRule) {
-	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadFlowRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = runtime.LoadFlowRules(nil)
-		runtime.SetClock(nil)
-	})
-}
 
 // The guarded signatures stay variadic.
 var (
@@ -28,7 +16,7 @@ var (
 )
 
 func TestVariadicArgumentsAreForwarded(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	inner := &Logger{}
 	n, err := NewGuardedLogger(inner).Log(context.Background(), "info", "a", "b", "c")
 	if n != 3 || err != nil || len(inner.Lines) != 1 || inner.Lines[0] != "info: a b c" {
@@ -44,11 +32,11 @@ func TestVariadicArgumentsAreForwarded(t *testing.T) {
 }
 
 func TestVariadicHandlersReceiveTheSlice(t *testing.T) {
-	useFlowRules(t)
+	ruletest.UseFlow(t)
 	if n, err := NewGuardedLogger(&Logger{}).Log(context.Background(), "info"); n != 100 || err != nil {
 		t.Fatalf("Log without messages = %d, %v; want the fallback's 100 for an empty slice", n, err)
 	}
-	useFlowRules(t,
+	ruletest.UseFlow(t,
 		runtime.FlowRule{Resource: "variadic.log", Grade: runtime.FlowGradeQPS, Count: 0},
 		runtime.FlowRule{Resource: "variadic.sum", Grade: runtime.FlowGradeQPS, Count: 0})
 	if n, err := NewGuardedLogger(&Logger{}).Log(context.Background(), "info", "a", "b"); n != -2 || err != nil {

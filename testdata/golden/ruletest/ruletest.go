@@ -1,0 +1,29 @@
+// Package ruletest sets up the runtime for the behaviour tests of the golden
+// cases: a manual clock (so nothing sleeps) and the rules a test needs, both
+// undone when the test ends. It has no directives, so the generator writes
+// nothing for it.
+package ruletest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// Use installs a manual clock and exactly the given flow and degrade rules
+// for the rest of t.
+func Use(t testing.TB, flow []runtime.FlowRule, degrade []runtime.DegradeRule) {
+	t.Helper()
+	runtime.SetClock(runtime.NewManualClock(time.Hour))
+	if err := runtime.LoadRules(flow, degrade); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = runtime.LoadRules(nil, nil)
+		runtime.SetClock(nil)
+	})
+}
+
+// UseFlow is Use with flow rules only.
+func UseFlow(t testing.TB, rules ...runtime.FlowRule) { Use(t, rules, nil) }
