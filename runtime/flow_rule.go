@@ -78,6 +78,12 @@ type FlowRule struct {
 	// DefaultStatIntervalMs). Count stays per second. Only StrategyDirect
 	// rules may change it.
 	StatIntervalMs int
+	// ClusterMode asks the token service installed with SetTokenService for
+	// the rule's budget instead of counting locally (QPS grade only).
+	ClusterMode bool
+	// ClusterConfig configures cluster mode; it is ignored when ClusterMode
+	// is false.
+	ClusterConfig ClusterConfig
 }
 
 // normalized returns r with defaults filled in, the form rules are compared
