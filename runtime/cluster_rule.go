@@ -1,5 +1,10 @@
 package runtime
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // ThresholdType says how a cluster-mode flow rule's Count is read. Values are
 // Sentinel's (ClusterRuleConstant.FLOW_THRESHOLD_*).
 type ThresholdType int32
@@ -14,6 +19,11 @@ const (
 
 // ClusterConfig is Sentinel's ClusterFlowConfig: how a flow rule in cluster
 // mode asks the token service for its budget.
+//
+// A rule in cluster mode must be a QPS rule of the direct strategy. The token
+// service counts passes against Count only; the rule's ControlBehavior
+// (warm-up, rate limiter) applies while the rule falls back to the local
+// check.
 type ClusterConfig struct {
 	// FlowID identifies the rule's budget in the token service; every
 	// instance sharing a budget uses the same FlowID (required, > 0).
@@ -29,4 +39,55 @@ type ClusterConfig struct {
 	// WindowIntervalMs is the span of the cluster-wide statistic (0 means
 	// DefaultStatIntervalMs). Count stays per second.
 	WindowIntervalMs int
+}
+
+// String returns "avgLocal" or "global", the spelling of the rule files.
+func (t ThresholdType) String() string {
+	switch t {
+	case AvgLocal:
+		return "avgLocal"
+	case Global:
+		return "global"
+	}
+	return "ThresholdType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// blockText is the text BlockError.Rule carries for the flow rule at index:
+// describe's, with the cluster budget named when the rule is in cluster mode
+// (the same error serves a cluster block and a block by the local fallback,
+// so it names the rule, not who decided).
+func (r FlowRule) blockText(index int) string {
+	s := r.describe(index)
+	if !r.ClusterMode {
+		return s
+	}
+	return s[:len(s)-1] + ", cluster flow " + strconv.FormatInt(r.ClusterConfig.FlowID, 10) + " " +
+		r.ClusterConfig.ThresholdType.String() + ")"
+}
+
+// validateCluster reports what is wrong with the cluster fields of a rule in
+// cluster mode. The token services count passed calls per window of one
+// resource, so cluster mode takes QPS rules of the direct strategy only.
+func validateCluster(r FlowRule, fail func(field, reason string)) {
+	c := r.ClusterConfig
+	if c.FlowID <= 0 {
+		fail("ClusterConfig.FlowID", fmt.Sprintf("%d must be > 0 in cluster mode", c.FlowID))
+	}
+	if c.ThresholdType != AvgLocal && c.ThresholdType != Global {
+		fail("ClusterConfig.ThresholdType", fmt.Sprintf("%d is not a threshold type (0 avgLocal, 1 global)", c.ThresholdType))
+	}
+	if r.Grade != FlowGradeQPS {
+		fail("ClusterMode", "needs Grade QPS")
+	}
+	if r.Strategy != StrategyDirect {
+		fail("ClusterMode", "needs the direct strategy")
+	}
+	switch {
+	case c.WindowIntervalMs < 0 || c.WindowIntervalMs > maxStatIntervalMs:
+		fail("ClusterConfig.WindowIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", c.WindowIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
+	case c.WindowIntervalMs != 0:
+		if _, err := bucketsFor(c.WindowIntervalMs, flowBucketMs); err != nil {
+			fail("ClusterConfig.WindowIntervalMs", err.Error())
+		}
+	}
 }

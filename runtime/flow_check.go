@@ -40,7 +40,8 @@ type flowCheck struct {
 	// pacer is the rate limiter's schedule.
 	pacer *pacer
 	// plainQPS marks the commonest rule, a direct QPS reject rule on the
-	// default window, which Entry checks inline before calling check.
+	// default window and not in cluster mode, which Entry checks inline
+	// before calling check.
 	plainQPS bool
 	// limit is Count rounded down, for plainQPS checks: counts are whole,
 	// so n <= Count exactly when n <= floor(Count), and the comparison
@@ -49,7 +50,7 @@ type flowCheck struct {
 }
 
 func newFlowCheck(r FlowRule, index int) *flowCheck {
-	f := &flowCheck{rule: r, blocked: newBlockError(BlockTypeFlow, r.Resource, r.describe(index))}
+	f := &flowCheck{rule: r, blocked: newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))}
 	if r.StatIntervalMs != DefaultStatIntervalMs {
 		n, _ := bucketsFor(r.StatIntervalMs, flowBucketMs) // validated
 		f.own = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: 1})
@@ -58,7 +59,7 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
 	}
 	f.plainQPS = r.Strategy == StrategyDirect && r.Grade == FlowGradeQPS &&
-		r.ControlBehavior == BehaviorReject && f.own == nil
+		r.ControlBehavior == BehaviorReject && f.own == nil && !r.ClusterMode
 	f.limit = countLimit(r.Count)
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{}
@@ -97,6 +98,12 @@ func (f *flowCheck) check(r *Resource, via *node, nowNs, secondID, acquire int64
 	src := f.source(r, via)
 	if src == nil {
 		return verdictPass
+	}
+	if f.rule.ClusterMode {
+		if v, decided := f.askCluster(acquire, prioritized); decided {
+			return v
+		}
+		// The token service failed: the rule applies locally (below).
 	}
 	nowMs := nowNs / 1e6
 	if f.rule.Grade == FlowGradeConcurrency {

@@ -164,7 +164,7 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 		if f.rule == r {
 			*pool = append((*pool)[:k:k], (*pool)[k+1:]...)
 			g := *f
-			g.blocked = newBlockError(BlockTypeFlow, r.Resource, r.describe(index))
+			g.blocked = newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))
 			return &g
 		}
 	}

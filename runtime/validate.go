@@ -125,6 +125,9 @@ func ValidateFlowRules(rules []FlowRule) error {
 				fail("StatIntervalMs", err.Error())
 			}
 		}
+		if r.ClusterMode {
+			validateCluster(r, fail)
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -24,7 +24,8 @@
 //	//go:generate go tool sentinelgen
 //
 // The first argument may name a subcommand; without one the command
-// generates.
+// generates. "sentinelgen lint -rules DIR" checks rule files against the
+// code; "sentinelgen resources" lists the declared resources.
 package main
 
 import (
@@ -53,6 +54,8 @@ type subcommand struct {
 func subcommands() []subcommand {
 	return []subcommand{
 		{name: "generate", summary: "write sentinel_gen.go files (the default)", run: runGenerate},
+		{name: "lint", summary: "check rule files against the code and known pitfalls", run: runLint},
+		{name: "resources", summary: "list the declared resources (table or JSON)", run: runResources},
 	}
 }
 

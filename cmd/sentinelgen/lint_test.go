@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/lint"
+)
+
+// lintCase makes a case of lint's testdata module the working directory.
+func lintCase(t *testing.T, name string) {
+	t.Helper()
+	t.Chdir(filepath.Join(repoRoot, "lint", "testdata", name))
+}
+
+func TestLintExitCodes(t *testing.T) {
+	cases := []struct {
+		dir  string
+		args []string
+		code int
+		out  string // a line the output must hold ("" for no output)
+	}{
+		{"clean", []string{"-rules", "."}, exitOK, ""},
+		{"no-slow-breaker", []string{"-rules", "rules.toml"}, exitOK, "rules.toml:1: [no-slow-breaker]"},
+		{"unknown-resource", []string{"-rules", "rules.toml", "."}, exitProblems, "rules.toml:2: [unknown-resource]"},
+		{"clean", []string{"-rules", "no-such-file.toml"}, exitUsage, ""},
+		{"clean", []string{"-no-such-flag"}, exitUsage, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.dir+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			lintCase(t, c.dir)
+			code, stdout, stderr := invoke(append([]string{"lint"}, c.args...)...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			if c.out == "" && stdout != "" || !strings.Contains(stdout, c.out) {
+				t.Errorf("stdout:\n%s\nwant a line starting %q", stdout, c.out)
+			}
+		})
+	}
+}
+
+func TestLintJSON(t *testing.T) {
+	lintCase(t, "unknown-resource")
+	code, stdout, stderr := invoke("lint", "-json", "-rules", ".")
+	if code != exitProblems {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitProblems, stderr)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if len(got) == 0 {
+		t.Fatal("no findings")
+	}
+	first := got[0]
+	for _, key := range []string{"file", "line", "path", "check", "severity", "message"} {
+		if _, ok := first[key]; !ok {
+			t.Errorf("finding without %q: %v", key, first)
+		}
+	}
+	if first["file"] != "rules.toml" || first["check"] != "unknown-resource" || first["severity"] != "error" ||
+		first["suggestion"] != "unknown.createOrder" {
+		t.Errorf("first finding %v", first)
+	}
+
+	lintCase(t, "clean")
+	code, stdout, _ = invoke("lint", "-json", "-rules", ".")
+	if code != exitOK || strings.TrimSpace(stdout) != "[]" {
+		t.Errorf("clean: exit %d, output %q; want 0 and an empty array", code, stdout)
+	}
+}
+
+func TestLintListNamesEveryCheck(t *testing.T) {
+	code, stdout, _ := invoke("lint", "-list")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range lint.Checks() {
+		if !strings.Contains(stdout, c.ID+" ("+c.Severity.String()+")\n") || !strings.Contains(stdout, c.Lesson) {
+			t.Errorf("-list misses %s or its lesson", c.ID)
+		}
+	}
+}

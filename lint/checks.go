@@ -1,0 +1,88 @@
+package lint
+
+// Check is one rule of the linter: what it looks for and why.
+type Check struct {
+	// ID names the check in output and in Options.Disable, e.g.
+	// "no-slow-breaker".
+	ID string
+	// Severity is the severity of every diagnostic the check reports.
+	Severity Severity
+	// Summary says in one line what the check catches.
+	Summary string
+	// Lesson is the incident or rule of thumb the check encodes; the
+	// warnings cite it so that the reader learns why it matters.
+	Lesson string
+
+	run func(*pass)
+}
+
+// checks is the table of every check, in the order -list prints them:
+// errors first, then warnings.
+var checks = []Check{
+	{
+		ID: "invalid-rule", Severity: Error, run: checkInvalidRule,
+		Summary: "a field of a rule is out of range or malformed (what the rule reader rejects)",
+		Lesson:  "an invalid document is refused as a whole: the last good rules stay in force and the change silently never happens",
+	},
+	{
+		ID: "directive", Severity: Error, run: checkDirectives,
+		Summary: "a //sentinel:resource directive does not check (the generator's own diagnostics)",
+		Lesson:  "a package whose directives do not check declares no resources, so its rules cannot be judged either",
+	},
+	{
+		ID: "unknown-resource", Severity: Error, run: checkUnknownResource,
+		Summary: "a rule (or the refResource of a relate or chain rule) names a resource the code neither declares nor registers",
+		Lesson:  "a rule for a misspelled or renamed resource is accepted and guards nothing",
+	},
+	{
+		ID: "conflicting-rules", Severity: Error, run: checkConflictingRules,
+		Summary: "the same limiter (resource, grade, strategy, refResource, behaviour) is configured twice with different settings",
+		Lesson:  "every copy is enforced, so the stricter one silently wins whatever the author of the other meant",
+	},
+	{
+		ID: "duplicate-rule", Severity: Warning, run: checkDuplicateRules,
+		Summary: "a rule is repeated identically",
+		Lesson:  "a copy adds work on every call and a trap for the next edit, which will change one copy only",
+	},
+	{
+		ID: "no-slow-breaker", Severity: Warning, run: checkNoSlowBreaker,
+		Summary: "a resource has error-ratio or error-count breakers but no slow-call-ratio breaker",
+		Lesson:  "\"slow but not dead\" is the common failure: a dependency that answers in 4 s instead of 80 ms throws nothing, the error ratio stays 0 and the breaker stays closed while callers pile up",
+	},
+	{
+		ID: "min-request-amount", Severity: Warning, run: checkMinRequestAmount,
+		Summary: "a breaker's minRequestAmount is below 20 (the default is 5)",
+		Lesson:  "with 5 samples a low-traffic resource trips on noise: at 2 QPS one slow call in 3 s opens the breaker; take about QPS x 10, at least 20",
+	},
+	{
+		ID: "coarse-window", Severity: Warning, run: checkCoarseWindow,
+		Summary: "a QPS flow rule is judged over a window other than 1 s, or with buckets wider than 250 ms",
+		Lesson:  "a 1000 QPS limit measured over a 10 s window let a load test through at about 600 QPS: a wide window averages a burst away, so count is no longer the per-second limit it reads as",
+	},
+	{
+		ID: "breaker-without-handler", Severity: Warning, run: checkBreakerWithoutHandler,
+		Summary: "a resource with degrade rules has no blockHandler, fallback or defaultFallback",
+		Lesson:  "a breaker must come with a fallback: without one an open breaker reaches callers as an error page instead of a degraded answer",
+	},
+	{
+		ID: "queue-at-edge", Severity: Warning, run: checkQueueAtEdge,
+		Summary: "a rate-limiter (queueing) rule with a queueing time on an entryType=in or gateway resource",
+		Lesson:  "queueing makes each request wait for its turn; at the edge that holds a goroutine and a connection per waiting request, exactly when traffic is highest",
+	},
+	{
+		ID: "stacked-thresholds", Severity: Warning, run: checkStackedThresholds,
+		Summary: "QPS limits stacked on one call path (chain or relate rules) where an inner limit always binds first",
+		Lesson:  "gateway 5000, service 3000, method 1000: only the 1000 ever acts and the other two are decoration; give each layer its own job or keep one limit",
+	},
+	{
+		ID: "rule-warning", Severity: Warning, run: checkRuleWarnings,
+		Summary: "the rule reader ignored something, e.g. a Sentinel JSON field it does not know",
+		Lesson:  "an ignored field is a setting the author believes is in force and is not",
+	},
+}
+
+// Checks returns the table of checks, in the order -list prints them. The
+// slice is a copy.
+func Checks() []Check {
+	return append([]Check(nil), checks...)
+}

@@ -1,0 +1,54 @@
+package lint
+
+import (
+	"go/parser"
+	"go/token"
+	"maps"
+	"slices"
+	"testing"
+)
+
+func TestScanFileFindsLiteralRegistrations(t *testing.T) {
+	cases := []struct {
+		name                 string
+		src                  string
+		resources, entrances []string
+	}{
+		{"default import name", `package p
+import "github.com/sentinelgen/sentinelgen/runtime"
+var r = runtime.NewResource("a", runtime.WithResourceType(runtime.ResourceTypeRPC))
+func f(ctx context.Context) { ctx = runtime.WithEntrance(ctx, "web") }`, []string{"a"}, []string{"web"}},
+		{"renamed import", `package p
+import sg "github.com/sentinelgen/sentinelgen/runtime"
+var r = sg.NewResource(` + "`raw`" + `)
+var s = runtime.NewResource("not the runtime")`, []string{"raw"}, nil},
+		{"dot import", `package p
+import . "github.com/sentinelgen/sentinelgen/runtime"
+var r = NewResource("dotted")`, []string{"dotted"}, nil},
+		{"another runtime", `package p
+import "runtime"
+var r = runtime.NewResource("x")`, nil, nil},
+		{"names built at run time are invisible", `package p
+import "github.com/sentinelgen/sentinelgen/runtime"
+const name = "c"
+var r = runtime.NewResource(name)
+var s = runtime.NewResource("a" + "b")
+func f() { runtime.NewResource() }`, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := parser.ParseFile(token.NewFileSet(), "p.go", c.src, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, ent := map[string]bool{}, map[string]bool{}
+			scanFile(f, res, ent)
+			if got := slices.Sorted(maps.Keys(res)); !slices.Equal(got, c.resources) {
+				t.Errorf("resources %q, want %q", got, c.resources)
+			}
+			if got := slices.Sorted(maps.Keys(ent)); !slices.Equal(got, c.entrances) {
+				t.Errorf("entrances %q, want %q", got, c.entrances)
+			}
+		})
+	}
+}

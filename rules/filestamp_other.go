@@ -1,0 +1,9 @@
+//go:build !unix
+
+package rules
+
+import "io/fs"
+
+// fileIdentity has no portable inode to offer here; size, mtime and the
+// content hash still catch every change (see FileWatchSource).
+func fileIdentity(fs.FileInfo) (dev, ino uint64) { return 0, 0 }

@@ -1,0 +1,83 @@
+package rules
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func writeRuleFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func flowResourceNames(s Set) []string {
+	var out []string
+	for _, r := range s.Flow {
+		out = append(out, r.Resource)
+	}
+	return out
+}
+
+// A directory contributes its *.toml and *.json files by name, not those of
+// subdirectories nor other files; directories and files merge in the order
+// given.
+func TestLoadAllDirectoriesAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeRuleFile(t, filepath.Join(dir, "b.toml"), "[[flow]]\nresource = 'b'\n")
+	writeRuleFile(t, filepath.Join(dir, "a-flow.json"), `[{"resource": "a"}]`)
+	writeRuleFile(t, filepath.Join(dir, "c.TOML"), "[[flow]]\nresource = 'c'\n")
+	writeRuleFile(t, filepath.Join(dir, "notes.txt"), "not rules")
+	writeRuleFile(t, filepath.Join(dir, "sub", "d.toml"), "[[flow]]\nresource = 'd'\n")
+	extra := filepath.Join(t.TempDir(), "extra.rules") // named explicitly: read whatever its extension
+	writeRuleFile(t, extra, "[[flow]]\nresource = 'e'\n[[degrade]]\nresource = 'e'\ntimeWindow = 1\n")
+
+	s, err := LoadAll(extra, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := flowResourceNames(s), []string{"e", "a", "b", "c"}; !slices.Equal(got, want) {
+		t.Fatalf("flow resources = %v, want %v", got, want)
+	}
+	if len(s.Degrade) != 1 || s.DegradeAt[0] != (Position{File: extra, Line: 3}) {
+		t.Errorf("degrade = %+v at %v", s.Degrade, s.DegradeAt)
+	}
+	if got := s.FlowAt[1]; got != (Position{File: filepath.Join(dir, "a-flow.json"), Line: 1, Path: "[0]"}) {
+		t.Errorf("FlowAt[1] = %v", got)
+	}
+}
+
+// Every file is read; the problems of all of them are reported.
+func TestLoadAllReportsEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	writeRuleFile(t, filepath.Join(dir, "1.toml"), "[[flow]]\nresource = 'a'\ncount = -1\n")
+	writeRuleFile(t, filepath.Join(dir, "2.toml"), "[[flow]]\nresource = 'ok'\n")
+	writeRuleFile(t, filepath.Join(dir, "3-degrade.json"), `[{"resource": "b", "timeWindow": "x"}]`)
+	missing := filepath.Join(dir, "missing.toml")
+
+	s, err := LoadAll(dir, missing)
+	checkTexts(t, "errors", errorTexts(err), []string{
+		filepath.Join(dir, "1.toml") + ":3: count: -1 must be a finite number >= 0",
+		filepath.Join(dir, "3-degrade.json") + `:1: [0].timeWindow: want an integer, found string "x"`,
+	})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file not reported: %v", err)
+	}
+	if len(s.Flow) != 0 {
+		t.Error("LoadAll returned rules along with errors")
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "none.toml")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+func TestMergeConcatenatesRulesPositionsAndWarnings(t *testing.T) {
+	a := Set{
+		Flow:     []runtime.FlowRule{{Resource: "a"}},
+		FlowAt:   []Position{{File: "a.toml", Line: 2}},
+		Warnings: []*Error{{Msg: "wa"}},
+	}
+	b := Set{
+		Flow:      []runtime.FlowRule{{Resource: "b"}, {Resource: "c"}},
+		Degrade:   []runtime.DegradeRule{{Resource: "d"}},
+		FlowAt:    []Position{{File: "b.json", Path: "[0]"}, {File: "b.json", Path: "[1]"}},
+		DegradeAt: []Position{{File: "b.json", Path: "[0]"}},
+		Warnings:  []*Error{{Msg: "wb"}},
+	}
+	m := a.Merge(b)
+	if got := []string{m.Flow[0].Resource, m.Flow[1].Resource, m.Flow[2].Resource}; !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("flow order = %v", got)
+	}
+	if !slices.Equal(m.FlowAt, append(a.FlowAt, b.FlowAt...)) || !slices.Equal(m.DegradeAt, b.DegradeAt) {
+		t.Errorf("positions = %v / %v", m.FlowAt, m.DegradeAt)
+	}
+	if len(m.Warnings) != 2 || m.Warnings[0].Msg != "wa" || m.Warnings[1].Msg != "wb" {
+		t.Errorf("warnings = %v", m.Warnings)
+	}
+	// The merge owns its slices: changing it leaves the parts alone.
+	m.Flow[0].Resource = "changed"
+	if a.Flow[0].Resource != "a" {
+		t.Error("Merge aliases its receiver's rules")
+	}
+}
+
+func TestMergePadsMissingPositions(t *testing.T) {
+	code := Set{Flow: []runtime.FlowRule{{Resource: "a"}, {Resource: "b"}}} // built in code: no positions
+	file := Set{Flow: []runtime.FlowRule{{Resource: "c"}}, FlowAt: []Position{{File: "f.toml", Line: 3}}}
+	m := code.Merge(file)
+	want := []Position{{}, {}, {File: "f.toml", Line: 3}}
+	if !slices.Equal(m.FlowAt, want) {
+		t.Fatalf("FlowAt = %v, want %v", m.FlowAt, want)
+	}
+	if m.DegradeAt != nil {
+		t.Fatalf("DegradeAt = %v, want nil", m.DegradeAt)
+	}
+	if code.Merge(code).FlowAt != nil {
+		t.Fatal("merging sets without positions invented some")
+	}
+}
+
+func TestEqual(t *testing.T) {
+	base := Set{
+		Flow:    []runtime.FlowRule{{Resource: "a", Grade: runtime.FlowGradeQPS, Count: 10}},
+		Degrade: []runtime.DegradeRule{{Resource: "a", Count: 100, TimeWindowSec: 5}},
+	}
+	same := func(mod func(*Set)) Set {
+		s := Set{Flow: slices.Clone(base.Flow), Degrade: slices.Clone(base.Degrade)}
+		mod(&s)
+		return s
+	}
+	cases := []struct {
+		name  string
+		other Set
+		want  bool
+	}{
+		{"identical", same(func(*Set) {}), true},
+		{"positions and warnings ignored", same(func(s *Set) {
+			s.FlowAt = []Position{{File: "x", Line: 1}}
+			s.Warnings = []*Error{{Msg: "w"}}
+		}), true},
+		{"zero cold factor equals the default", same(func(s *Set) { s.Flow[0].ColdFactor = runtime.DefaultColdFactor }), true},
+		{"zero stat interval equals the default", same(func(s *Set) {
+			s.Flow[0].StatIntervalMs = 1000
+			s.Degrade[0].StatIntervalMs = 1000
+		}), true},
+		{"zero min request amount equals the default", same(func(s *Set) { s.Degrade[0].MinRequestAmount = 5 }), true},
+		{"zero cluster window equals the default", same(func(s *Set) { s.Flow[0].ClusterConfig.WindowIntervalMs = 1000 }), true},
+		{"other count", same(func(s *Set) { s.Flow[0].Count = 11 }), false},
+		{"other cold factor", same(func(s *Set) { s.Flow[0].ColdFactor = 4 }), false},
+		{"other degrade window", same(func(s *Set) { s.Degrade[0].TimeWindowSec = 6 }), false},
+		{"cluster fallback differs", same(func(s *Set) { s.Flow[0].ClusterConfig.FallbackToLocalWhenFail = true }), false},
+		{"extra rule", same(func(s *Set) { s.Flow = append(s.Flow, s.Flow[0]) }), false},
+		{"missing degrade", same(func(s *Set) { s.Degrade = nil }), false},
+	}
+	for _, c := range cases {
+		if got := base.Equal(c.other); got != c.want {
+			t.Errorf("%s: Equal = %v, want %v", c.name, got, c.want)
+		}
+		if got := c.other.Equal(base); got != c.want {
+			t.Errorf("%s: reversed Equal = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !(Set{}).Equal(Set{Flow: []runtime.FlowRule{}}) {
+		t.Error("nil and empty rule lists differ")
+	}
+	swapped := Set{Flow: []runtime.FlowRule{{Resource: "a"}, {Resource: "b"}}}
+	if swapped.Equal(Set{Flow: []runtime.FlowRule{{Resource: "b"}, {Resource: "a"}}}) {
+		t.Error("order of rules ignored")
+	}
+}

@@ -1,0 +1,244 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Watcher feeds one Source into the runtime; Watch and WatchFile start it.
+// It keeps the last good rules in force whatever the source sends, and says
+// through LastError, Rejected and its log why an update did not take.
+type Watcher struct {
+	src   Source
+	name  string
+	cfg   config
+	prop  *Property
+	key   string // the source's identity for Persist, "" when it has none
+	done  chan struct{}
+	first chan error // receives the outcome of the first update, once
+
+	// mu serialises pushes and reports: a source may misbehave and call push
+	// from several goroutines.
+	mu       sync.Mutex
+	stopped  bool // the source's Watch returned; later pushes are ignored
+	answered bool // first has been sent to
+
+	lastErr  atomic.Pointer[error]
+	rejected atomic.Uint64
+	applied  atomic.Uint64
+	err      error // the source's own error, set before done closes
+}
+
+// Watch feeds src into the runtime. Every push is parsed and validated; a
+// good one is put in force (by default with Apply: all kinds at once, each
+// resource switching atomically, so no call ever sees a moment without
+// rules) and becomes the Property's value. A bad one is rejected: the last
+// good rules stay, an Error record is logged with the positions, LastError
+// returns it and Rejected counts it. A later good push applies as usual.
+//
+// Watch waits for the first update and fails fast: if it is rejected, if the
+// source reports an error (ReportError) or stops first, if ctx ends, or if
+// WithInitialTimeout passes, Watch stops the source and returns the error and
+// no Watcher, so a service with broken rules does not start. A push equal to
+// the rules already in force is accepted without reloading them.
+//
+// Ending ctx stops the source; Done closes once it has returned.
+func Watch(ctx context.Context, src Source, opts ...Option) (*Watcher, error) {
+	cfg := newConfig(opts)
+	w := &Watcher{
+		src:   src,
+		name:  sourceName(src),
+		cfg:   cfg,
+		prop:  NewProperty(),
+		done:  make(chan struct{}),
+		first: make(chan error, 1),
+	}
+	if id, ok := src.(identified); ok {
+		w.key = id.identity()
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	go w.run(runCtx, cancel)
+
+	var timeout <-chan time.Time
+	if cfg.initialTimeout > 0 {
+		t := time.NewTimer(cfg.initialTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var err error
+	select {
+	case err = <-w.first:
+	case <-w.done:
+		select {
+		case err = <-w.first: // the source pushed, then stopped
+		default:
+			err = w.err
+			if err == nil {
+				err = fmt.Errorf("rules source %s stopped before sending any rules", w.name)
+			}
+		}
+	case <-ctx.Done():
+		err = fmt.Errorf("rules source %s: no rules before the context ended: %w", w.name, context.Cause(ctx))
+	case <-timeout:
+		err = fmt.Errorf("rules source %s: no rules within %v", w.name, cfg.initialTimeout)
+	}
+	if err != nil {
+		cancel()
+		<-w.done
+		return nil, err
+	}
+	return w, nil
+}
+
+// WatchFile is Watch(ctx, FileSource(path), opts...): it applies the file now,
+// then every change to it. A missing, empty or invalid file at start is an
+// error. WithPollInterval given here reaches the file source.
+func WatchFile(ctx context.Context, path string, opts ...Option) (*Watcher, error) {
+	return Watch(ctx, FileSource(path, newConfig(opts).fileOptions...), opts...)
+}
+
+// LastError returns why the last update was rejected or what the source last
+// reported; nil after a good update.
+func (w *Watcher) LastError() error {
+	if p := w.lastErr.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Rejected counts updates that were not put in force: documents that failed
+// to parse or validate, rule sets the applier refused, and problems the
+// source reported.
+func (w *Watcher) Rejected() uint64 { return w.rejected.Load() }
+
+// Applied counts updates put in force, the first one included (even when the
+// runtime already held those rules). A later push equal to the rules in force
+// (the source re-sending, or a Persist write read back) is adopted as the
+// Property's value but not counted.
+func (w *Watcher) Applied() uint64 { return w.applied.Load() }
+
+// Property returns the property holding the last good Set from the source.
+func (w *Watcher) Property() *Property { return w.prop }
+
+// Done is closed when the watcher has stopped: its context ended or the
+// source failed for good (see Err).
+func (w *Watcher) Done() <-chan struct{} { return w.done }
+
+// Err returns the error the source stopped with, once Done is closed; nil
+// while running and when the context ended it.
+func (w *Watcher) Err() error {
+	select {
+	case <-w.done:
+		return w.err
+	default:
+		return nil
+	}
+}
+
+// run drives the source until it returns.
+func (w *Watcher) run(ctx context.Context, cancel context.CancelFunc) {
+	defer close(w.done)
+	defer cancel()
+	err := w.src.Watch(withReporter(ctx, w.report), w.push)
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+	forgetApplied(w.key, w)
+	if ctx.Err() != nil {
+		err = nil // stopped on request; whatever it returned is about that
+	}
+	if err != nil {
+		w.cfg.logger.Error("rules source stopped; the last good rules stay in force",
+			"source", w.name, "error", err.Error())
+	}
+	w.err = err
+}
+
+// push handles one update from the source.
+func (w *Watcher) push(docs []Document) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	set, err := ParseDocuments(docs)
+	if err != nil {
+		w.rejectLocked(err)
+		return
+	}
+	for _, warn := range set.Warnings {
+		w.cfg.logger.Warn("rules document warning", "source", w.name, "warning", warn.Error())
+	}
+	if w.inForce(set) {
+		// Already in force (Persist wrote it, or the source re-sent it):
+		// adopt it without reloading, which would only notify listeners.
+		rememberApplied(w.key, w, set)
+		w.prop.Update(set)
+		w.acceptLocked(set, !w.answered)
+		return
+	}
+	previous, had := rememberApplied(w.key, w, set)
+	if err := w.cfg.apply(set); err != nil {
+		restoreApplied(w.key, w, previous, had)
+		w.rejectLocked(err)
+		return
+	}
+	w.prop.Update(set)
+	w.acceptLocked(set, true)
+}
+
+// inForce reports whether set is what the applier last put in force: the
+// runtime's rules with the default applier, else the property's value.
+func (w *Watcher) inForce(set Set) bool {
+	if w.cfg.customApply {
+		p := w.prop
+		p.mu.RLock()
+		defer p.mu.RUnlock()
+		return p.set && p.value.Equal(set)
+	}
+	return Current().Equal(set)
+}
+
+// report is the ReportError callback handed to the source.
+func (w *Watcher) report(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stopped {
+		w.rejectLocked(err)
+	}
+}
+
+// acceptLocked records a good update; counted says whether it changed the
+// rules (Applied) or only confirmed them.
+func (w *Watcher) acceptLocked(set Set, counted bool) {
+	hadError := w.lastErr.Swap(nil) != nil
+	if counted {
+		w.applied.Add(1)
+		w.cfg.logger.Info("rules applied", "source", w.name,
+			"flow", len(set.Flow), "degrade", len(set.Degrade), "applied", w.applied.Load())
+	} else if hadError {
+		w.cfg.logger.Info("rules source good again; rules in force unchanged", "source", w.name,
+			"flow", len(set.Flow), "degrade", len(set.Degrade))
+	}
+	w.answerLocked(nil)
+}
+
+// rejectLocked records a rejected update; the rules in force do not change.
+func (w *Watcher) rejectLocked(err error) {
+	w.lastErr.Store(&err)
+	n := w.rejected.Add(1)
+	w.cfg.logger.Error("rules update rejected; the last good rules stay in force",
+		"source", w.name, "error", err.Error(), "rejected", n)
+	w.answerLocked(err)
+}
+
+// answerLocked hands the first outcome to the waiting Watch call.
+func (w *Watcher) answerLocked(err error) {
+	if !w.answered {
+		w.answered = true
+		w.first <- err
+	}
+}
