@@ -40,6 +40,12 @@ type Config struct {
 	// OnSecond, if set, receives each second as soon as every call that
 	// arrived in it has been answered, in order.
 	OnSecond func(Second)
+
+	// RulesInForce says the caller has already put createOrder's rules in
+	// force (for example from a rule file with rules.WatchFile), so the
+	// driver loads none of its own and the rule fields above are only
+	// descriptive.
+	RulesInForce bool
 }
 
 // DefaultConfig is a 10 s run: 150 offered QPS against a 100 QPS rule, with

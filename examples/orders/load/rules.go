@@ -34,22 +34,31 @@ func degradeRules(cfg *Config) []runtime.DegradeRule {
 	}}
 }
 
-// installRules replaces the process's rules with cfg's and reports every
-// state change of createOrder's breaker to moved, until the returned function
-// is called. The rules are cleared first: the runtime keeps the state of a
+// installRules replaces the process's rules with cfg's (unless the caller
+// has put rules in force itself) and reports every state change of
+// createOrder's breaker to moved, until the returned function is called. The rules are cleared first: the runtime keeps the state of a
 // check whose rule is unchanged, and each run must start from a CLOSED
 // breaker with empty statistics even when a previous run loaded the same
 // rules.
 func installRules(cfg *Config, moved func(at time.Duration, to string)) (stop func(), err error) {
+	if cfg.RulesInForce {
+		return watchBreaker(moved), nil
+	}
 	if err := runtime.LoadRules(nil, nil); err != nil {
 		return nil, err
 	}
 	if err := runtime.LoadRules(flowRules(cfg), degradeRules(cfg)); err != nil {
 		return nil, err
 	}
+	return watchBreaker(moved), nil
+}
+
+// watchBreaker reports createOrder's breaker state changes to moved until the
+// returned function is called.
+func watchBreaker(moved func(at time.Duration, to string)) (stop func()) {
 	return runtime.OnBreakerStateChange(func(ev runtime.BreakerEvent) {
 		if ev.Resource == resourceName {
 			moved(time.Duration(ev.AtMs)*time.Millisecond, ev.To.String())
 		}
-	}), nil
+	})
 }

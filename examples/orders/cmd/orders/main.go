@@ -9,6 +9,11 @@
 //
 //	go run ./examples/orders/cmd/orders -duration 10s
 //	go run ./examples/orders/cmd/orders -simulate   # same run on simulated time, instantly
+//	go run ./examples/orders/cmd/orders -rules examples/orders/rules.toml
+//
+// With -rules the rules come from the file instead of the flags, and the file
+// is watched: an edit during the run applies within a quarter of a second,
+// and a broken edit is logged and changes nothing.
 package main
 
 import (
@@ -16,13 +21,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/examples/orders"
 	"github.com/sentinelgen/sentinelgen/examples/orders/load"
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -35,7 +43,9 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+func run(ctx context.Context, args []string, w io.Writer) error {
+	// The per-second lines and the rule watcher's log share the output.
+	out := &lockedWriter{w: w}
 	cfg := load.DefaultConfig()
 	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -54,6 +64,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Float64Var(&cfg.InvalidRate, "invalid", cfg.InvalidRate, "fraction of invalid requests (passed through)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the failing and invalid calls")
 	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
+	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,8 +72,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 
-	fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
-		cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)
+	if *rulesFile != "" {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		watcher, err := rules.WatchFile(ctx, *rulesFile, rules.WithLogger(logger))
+		if err != nil {
+			return err
+		}
+		cfg.RulesInForce = true
+		set := watcher.Property().Get()
+		fmt.Fprintf(out, "rules from %s (watched: edits apply within %v): %d flow, %d degrade\n",
+			*rulesFile, rules.DefaultPollInterval, len(set.Flow), len(set.Degrade))
+	} else {
+		fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
+			cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)
+	}
 	phase := "no slow phase"
 	if cfg.SlowUntil > cfg.SlowFrom {
 		phase = fmt.Sprintf("slow (%v) from %v to %v", cfg.SlowLatency, cfg.SlowFrom, cfg.SlowUntil)
@@ -113,4 +138,17 @@ func printTotals(out io.Writer, r load.Report) {
 	if n := r.Total.Unexpected; n > 0 {
 		fmt.Fprintf(out, "%d answers fit no outcome: the example is broken\n", n)
 	}
+}
+
+// lockedWriter serialises writes from the driver's and the watcher's
+// goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

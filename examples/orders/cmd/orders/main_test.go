@@ -48,6 +48,24 @@ func TestRun(t *testing.T) {
 	})
 }
 
+// TestRunWithRulesFile runs on simulated time with the example's rule file:
+// its 100 QPS limit and slow-call breaker must shape the run as the flags'
+// defaults do, and a missing file must stop the command before any load.
+func TestRunWithRulesFile(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-simulate", "-rules", "../../rules.toml"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rules from ../../rules.toml", "1 flow, 1 degrade", "OPEN → HALF_OPEN → CLOSED", "blocked by flow "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if err := run(context.Background(), []string{"-simulate", "-rules", "no-such-rules.toml"}, &bytes.Buffer{}); err == nil {
+		t.Error("run with a missing rule file succeeded")
+	}
+}
+
 func TestRunRejectsBadArguments(t *testing.T) {
 	for _, args := range [][]string{{"-qps=0"}, {"-simulate", "extra"}, {"-no-such-flag"}} {
 		var out bytes.Buffer
