@@ -74,8 +74,8 @@ func (f *FileWatchSource) Path() string { return f.path }
 // String returns the path; Watch names the source by it in logs.
 func (f *FileWatchSource) String() string { return f.path }
 
-// identity implements identified.
-func (f *FileWatchSource) identity() string { return "file:" + f.abs }
+// Identity implements Identified: "file:" and the absolute path.
+func (f *FileWatchSource) Identity() string { return "file:" + f.abs }
 
 // fileStamp is what a stat tells about a file's content without reading it.
 type fileStamp struct {

@@ -88,6 +88,12 @@ func Parse(doc Document) (Set, error) {
 	return s, nil
 }
 
+// ResolvedFormat is the format Parse reads doc in: doc.Format, or for
+// FormatAuto the name's extension (.toml, .json), else JSON when the data
+// starts like Sentinel's JSON, else TOML. Adapters use it to write a key back
+// in the format it was read in.
+func (doc Document) ResolvedFormat() Format { return inferFormat(doc) }
+
 // inferFormat resolves FormatAuto for doc.
 func inferFormat(doc Document) Format {
 	if doc.Format != FormatAuto {
@@ -123,9 +129,12 @@ func looksLikeJSON(data []byte) bool {
 	return false
 }
 
-// kindFromName infers a JSON document's kind from the last element of its
+// KindFromName infers a JSON document's kind from the last element of its
 // name ("orders-flow-rules.json", "etcd:/sentinel/orders/degrade"); KindAuto
-// when the name mentions neither kind or both.
+// when the name mentions neither kind or both. Parse uses it for documents
+// whose Kind is KindAuto.
+func KindFromName(name string) Kind { return kindFromName(name) }
+
 func kindFromName(name string) Kind {
 	if i := strings.LastIndexAny(name, `/\:`); i >= 0 {
 		name = name[i+1:]

@@ -36,8 +36,8 @@ func Persist(w WritableSource, opts ...Option) (stop func()) {
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	if id, ok := w.(identified); ok {
-		p.key = id.identity()
+	if id, ok := w.(Identified); ok {
+		p.key = id.Identity()
 	}
 	unregisterFlow := runtime.OnFlowRulesChange(skipFirst(func([]runtime.FlowRule) { p.signal() }))
 	unregisterDegrade := runtime.OnDegradeRulesChange(skipFirst(func([]runtime.DegradeRule) { p.signal() }))

@@ -2,11 +2,14 @@ package rules
 
 import "sync"
 
-// identified is implemented by sources that know the store they read, so
-// Persist can tell when the rules in force came from the very store it is
-// about to write to.
-type identified interface {
-	identity() string
+// Identified is implemented by sources that know the store they read (a
+// file's absolute path, an etcd endpoint and key), so Persist can tell when
+// the rules in force came from the very store it is about to write to and
+// skip writing them back: the store may have moved on since, and a
+// write-back would undo the newer edit. Identity must be the same string for
+// the Source a Watcher reads and the WritableSource Persist writes.
+type Identified interface {
+	Identity() string
 }
 
 // appliedFrom remembers, per source identity, the set its watcher last put

@@ -56,8 +56,8 @@ func Watch(ctx context.Context, src Source, opts ...Option) (*Watcher, error) {
 		done:  make(chan struct{}),
 		first: make(chan error, 1),
 	}
-	if id, ok := src.(identified); ok {
-		w.key = id.identity()
+	if id, ok := src.(Identified); ok {
+		w.key = id.Identity()
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	go w.run(runCtx, cancel)

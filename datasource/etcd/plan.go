@@ -108,58 +108,26 @@ func (s *Source) newKey(kind rules.Kind) string {
 }
 
 // kindOfKey is the rule kind a key's name stands for, as rules infers it for
-// JSON documents: the last path element mentions "flow" or "degrade" (not
-// both). WithKind overrides it.
+// JSON documents; WithKind overrides it.
 func (s *Source) kindOfKey(key string) rules.Kind {
 	if s.cfg.kind != rules.KindAuto {
 		return s.cfg.kind
 	}
-	name := strings.ToLower(path.Base(key))
-	flow, degrade := strings.Contains(name, "flow"), strings.Contains(name, "degrade")
-	switch {
-	case flow && !degrade:
-		return rules.KindFlow
-	case degrade && !flow:
-		return rules.KindDegrade
-	}
-	return rules.KindAuto
+	return rules.KindFromName(path.Base(key))
 }
 
-// writeFormat is the format Write encodes a key in: WithFormat's, else the
-// key's extension, else what the key holds now; JSON when nothing says,
-// since that is what other Sentinel clients of the store read.
+// writeFormat is the format Write encodes a key in: WithFormat's, else what
+// rules reads the key as (its extension, then its content); JSON for an
+// empty key without an extension, since that is what other Sentinel clients
+// of the store read.
 func (s *Source) writeFormat(key string, current []byte) rules.Format {
 	if s.cfg.format != rules.FormatAuto {
 		return s.cfg.format
 	}
-	switch strings.ToLower(path.Ext(key)) {
-	case ".toml":
-		return rules.FormatTOML
-	case ".json":
+	if path.Ext(key) == "" && len(bytes.TrimSpace(current)) == 0 {
 		return rules.FormatJSON
 	}
-	if len(bytes.TrimSpace(current)) > 0 && !looksLikeJSON(current) {
-		return rules.FormatTOML
-	}
-	return rules.FormatJSON
-}
-
-// looksLikeJSON tells Sentinel JSON from TOML by the first characters: an
-// object, or an array that is empty or starts with an object. TOML's "[flow]"
-// and "[[flow]]" headers are followed by a name instead.
-func looksLikeJSON(data []byte) bool {
-	data = bytes.TrimLeft(data, " \t\r\n\ufeff")
-	if len(data) == 0 {
-		return false
-	}
-	switch data[0] {
-	case '{':
-		return true
-	case '[':
-		rest := bytes.TrimLeft(data[1:], " \t\r\n")
-		return len(rest) == 0 || rest[0] == '{' || rest[0] == ']'
-	}
-	return false
+	return rules.Document{Name: key, Data: current}.ResolvedFormat()
 }
 
 // document is the rules.Document for a key's value.

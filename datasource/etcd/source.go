@@ -3,6 +3,7 @@ package etcd
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -61,6 +62,13 @@ func (s *Source) String() string {
 		return docName(s.key) + "*"
 	}
 	return docName(s.key)
+}
+
+// Identity implements rules.Identified, so rules.Persist does not write back
+// the rules a watcher of this same key or prefix put in force: the endpoints
+// and the key (with "*" for a prefix) name the store.
+func (s *Source) Identity() string {
+	return strings.Join(s.client.Endpoints(), ",") + "|" + s.String()
 }
 
 // docName is the Document name of a key: positions in errors then read
