@@ -89,23 +89,41 @@ func (c *coarseClock) Nanotime() int64 {
 }
 
 // wake marks the clock as in use, starting the ticker when it is stopped, and
-// returns a real reading.
+// returns a real reading. The reading is also published to the cache (never
+// moving it backwards): readers after this one load the cache, and were it
+// left at the ticker's last value they would see time step back by up to a
+// tick, which can put them in the window bucket before this caller's, where
+// they would not count its pass.
 func (c *coarseClock) wake() int64 {
 	for {
 		switch s := c.state.Load(); s {
 		case tickerRead:
-			return c.real()
+			return c.advance(c.real())
 		case tickerIdle:
 			if c.state.CompareAndSwap(tickerIdle, tickerRead) {
-				return c.real()
+				return c.advance(c.real())
 			}
 		case tickerStopped:
 			if c.state.CompareAndSwap(tickerStopped, tickerRead) {
-				now := c.real()
-				c.cached.Store(now)
+				now := c.advance(c.real())
 				go c.run()
 				return now
 			}
+		}
+	}
+}
+
+// advance moves the cached reading forward to now, unless another reading
+// already moved it further, and returns the cached reading: readings handed
+// out never go backwards, whichever goroutine took them.
+func (c *coarseClock) advance(now int64) int64 {
+	for {
+		old := c.cached.Load()
+		if now <= old {
+			return old
+		}
+		if c.cached.CompareAndSwap(old, now) {
+			return now
 		}
 	}
 }
@@ -116,7 +134,7 @@ func (c *coarseClock) run() {
 	checkEvery := int(c.idle / c.tick)
 	for n := 1; ; n++ {
 		<-t.C
-		c.cached.Store(c.real())
+		c.advance(c.real())
 		if n%checkEvery != 0 {
 			continue
 		}

@@ -75,3 +75,22 @@ func TestCoarseClock(t *testing.T) {
 		t.Fatal("ticker not restarted by a read")
 	}
 }
+
+// TestCoarseClockNeverStepsBack checks that a read which wakes an idle clock
+// (and so takes a real reading) is not followed by cached reads from before
+// it. A tick of an hour keeps the ticker from refreshing the cache, so only
+// the waking read can have moved it. Without this a pass recorded at the
+// waking read's time sat in a later window bucket than the calls after it
+// checked, and a QPS rule of 40 let 41 calls through.
+func TestCoarseClockNeverStepsBack(t *testing.T) {
+	c := newCoarseClock(time.Hour, 2*time.Hour)
+	c.Nanotime() // starts the ticker and fills the cache
+	for range 3 {
+		time.Sleep(2 * time.Millisecond)
+		c.state.Store(tickerIdle) // as the ticker's idle check leaves it
+		woke := c.Nanotime()
+		if next := c.Nanotime(); next < woke {
+			t.Fatalf("read after the waking read went back %v", time.Duration(woke-next))
+		}
+	}
+}

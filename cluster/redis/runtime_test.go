@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/cluster/redis/internal/redistest"
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -81,5 +82,81 @@ func TestLeasePassPathDoesNotAllocate(t *testing.T) {
 	}
 	if n := in.svc.Stats().Refills - refills; n != 0 {
 		t.Errorf("%d round trips during the measurement, want 0", n)
+	}
+}
+
+// End to end through the runtime while Redis dies and comes back: another
+// instance has spent the cluster budget of the current window, so in cluster
+// mode this instance passes nothing; once Redis is killed, the rule is
+// checked locally (FallbackToLocalWhenFail) and this instance passes its own
+// count within a second; no Entry takes longer than the timeout; after the
+// restart the rule is back in cluster mode.
+func TestRuntimeFallsBackToTheLocalRuleWhileRedisIsDown(t *testing.T) {
+	srv := redistest.Start(t)
+	here, other := newInstance(t, srv), newInstance(t, srv)
+	prev := runtime.SetTokenService(here.svc)
+	t.Cleanup(func() { runtime.SetTokenService(prev) })
+
+	const count = 40
+	rule := clusterRule(8, count, runtime.Global)
+	rule.Resource = "runtime-failover"
+	if err := runtime.LoadFlowRules([]runtime.FlowRule{*rule}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = runtime.LoadFlowRules(nil) })
+	res := runtime.NewResource(rule.Resource)
+
+	// burst offers 2*count calls and reports how many passed and the
+	// slowest Entry.
+	burst := func() (passed int, slowest time.Duration) {
+		for range 2 * count {
+			start := time.Now()
+			e, be := res.Entry(context.Background())
+			slowest = max(slowest, time.Since(start))
+			if be == nil {
+				passed++
+				e.Exit()
+			}
+		}
+		return passed, slowest
+	}
+
+	waitForSecondStart()
+	for range count { // the other instance spends the whole window's budget
+		other.svc.RequestToken(rule, 1, false)
+	}
+	if passed, _ := burst(); passed != 0 {
+		t.Fatalf("cluster mode with the budget spent elsewhere: %d passed, want 0", passed)
+	}
+
+	srv.Kill()
+	killed := time.Now()
+	waitForSecondStart() // a fresh local second: the local rule has its whole count
+	before := here.svc.Stats()
+	passed, slowest := burst()
+	if passed != count {
+		t.Errorf("Redis down: %d passed, want the local rule's %d; stats before %+v after %+v", passed, count, before, here.svc.Stats())
+	}
+	if limit := here.svc.cfg.timeout + 30*time.Millisecond; slowest > limit {
+		t.Errorf("Redis down: slowest Entry %v, want at most %v", slowest, limit)
+	}
+	if took := time.Since(killed); took > 2*time.Second {
+		t.Errorf("local rule in force only %v after the kill", took)
+	}
+
+	srv.Restart()
+	deadline := time.Now().Add(3 * time.Second)
+	for here.svc.Stats().Ups == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("cluster mode did not resume; stats %+v", here.svc.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	waitForSecondStart()
+	for range count {
+		other.svc.RequestToken(rule, 1, false)
+	}
+	if passed, _ := burst(); passed != 0 {
+		t.Errorf("after the restart: %d passed with the cluster budget spent elsewhere, want 0 (cluster mode)", passed)
 	}
 }
