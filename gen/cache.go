@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
+	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
 
 // CacheEnv is the environment variable that configures the generation
@@ -188,5 +189,5 @@ func (c *Cache) store(k cacheKey, out []byte) {
 	// Through a temporary file and a rename, as the generated files: two
 	// concurrent runs may store the same entry, and a reader must never
 	// see half of one.
-	_ = writeAtomic(path, entry)
+	_ = atomicfile.WriteFile(path, entry, generatedFilePerm)
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
 
 // The cache's housekeeping, after the go command's build cache: an entry's
@@ -69,5 +71,5 @@ func (c *Cache) trim(now time.Time) {
 			}
 		}
 	}
-	_ = writeAtomic(stamp, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"))
+	_ = atomicfile.WriteFile(stamp, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), generatedFilePerm)
 }

@@ -15,7 +15,12 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
+	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
+
+// generatedFilePerm is the mode of the files Sync and the cache write: as
+// readable as the user's own sources.
+const generatedFilePerm = 0o644
 
 // SyncOptions configures Sync.
 type SyncOptions struct {
@@ -178,36 +183,9 @@ func syncPackage(pkg *annotate.Package, opts SyncOptions) syncOutcome {
 	case change.Kind == LeftOver:
 		err = os.Remove(path)
 	default:
-		err = writeAtomic(path, want)
+		err = atomicfile.WriteFile(path, want, generatedFilePerm)
 	}
 	return syncOutcome{change: change, err: err}
-}
-
-// writeAtomic replaces path by data through a temporary file in the same
-// directory, so that the rename stays on one file system.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; a generated source file is as readable
-	// as the user's own.
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func logSync(opts SyncOptions, pkg *annotate.Package, o syncOutcome) {

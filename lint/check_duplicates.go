@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -43,10 +44,11 @@ func flowRepeats(flow []runtime.FlowRule) []repeat {
 	return out
 }
 
-// flowDiffs names the settings in which b differs from a, with zero values
-// read as the runtime's defaults.
+// flowDiffs names the settings in which b differs from a, compared as the
+// runtime enforces them (rules.NormalizeFlow): a zero that stands for a
+// default equals that default.
 func flowDiffs(a, b runtime.FlowRule) []string {
-	a, b = withFlowDefaults(a), withFlowDefaults(b)
+	a, b = rules.NormalizeFlow(a), rules.NormalizeFlow(b)
 	var d []string
 	diff := func(field string, x, y any) {
 		if x != y {
@@ -62,26 +64,6 @@ func flowDiffs(a, b runtime.FlowRule) []string {
 		d = append(d, "clusterConfig")
 	}
 	return d
-}
-
-func withFlowDefaults(r runtime.FlowRule) runtime.FlowRule {
-	if r.ColdFactor == 0 {
-		r.ColdFactor = runtime.DefaultColdFactor
-	}
-	if r.StatIntervalMs == 0 {
-		r.StatIntervalMs = runtime.DefaultStatIntervalMs
-	}
-	return r
-}
-
-func withDegradeDefaults(r runtime.DegradeRule) runtime.DegradeRule {
-	if r.MinRequestAmount == 0 {
-		r.MinRequestAmount = runtime.DefaultMinRequestAmount
-	}
-	if r.StatIntervalMs == 0 {
-		r.StatIntervalMs = runtime.DefaultStatIntervalMs
-	}
-	return r
 }
 
 // checkConflictingRules reports a limiter configured twice differently.
@@ -108,7 +90,7 @@ func checkDuplicateRules(p *pass) {
 	}
 	firstOf := map[runtime.DegradeRule]int{}
 	for i, r := range p.set.Degrade {
-		r = withDegradeDefaults(r)
+		r = rules.NormalizeDegrade(r)
 		if first, seen := firstOf[r]; seen {
 			at := p.degradeAt(i)
 			p.report(at, "", "degrade rule for %q repeats the rule at %s exactly; delete one copy",

@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -39,7 +42,7 @@ func checkUnknownResource(p *pass) {
 			// with runtime.WithEntrance will do.
 			if !p.known(r.RefResource) && !p.entrances[r.RefResource] {
 				unknown(p.flowAt(i), "entrance (refResource)", r.RefResource, "is not declared by a //sentinel:resource directive, registered with runtime.NewResource or set with runtime.WithEntrance",
-					append(names, sortedKeys(p.entrances)...))
+					append(names, slices.Sorted(maps.Keys(p.entrances))...))
 			}
 		}
 	}

@@ -123,13 +123,3 @@ func (p *pass) degradeByResource() (order []string, byName map[string][]int) {
 func isQPS(r runtime.FlowRule) bool {
 	return r.Grade == runtime.FlowGradeQPS && !r.ClusterMode
 }
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

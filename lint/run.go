@@ -10,7 +10,10 @@ import (
 // Options configures Run.
 type Options struct {
 	// RulesErr is the error rules.LoadAll returned beside the set; every
-	// *rules.Error inside it becomes an invalid-rule diagnostic.
+	// *rules.Error inside it becomes an invalid-rule diagnostic. The set is
+	// then the partial one LoadAll returns with it (the files that read
+	// cleanly), and the other checks run on it: one broken file does not
+	// hide the findings in the rest.
 	RulesErr error
 	// Code holds the diagnostics annotate.Load reported; each becomes a
 	// directive diagnostic.

@@ -27,6 +27,9 @@
 // Parse validates too, so a Set it returns can be applied. Errors name the
 // file and line (TOML) or JSON path of the offending rule or field and say
 // what is allowed; all problems are reported, joined with errors.Join (see
-// Errors). Watching sources for changes and writing rules back is done by
-// Watch, FileSource and Persist in this package.
+// Errors). A Set returned with an error is empty, except from LoadAll: it
+// returns the rules of the files that read cleanly beside the errors of the
+// others, for tools that check what they can; such a partial set is
+// reported, never applied. Watching sources for changes and writing rules
+// back is done by Watch, FileSource and Persist in this package.
 package rules

@@ -50,20 +50,27 @@ type tomlWriter struct{ bytes.Buffer }
 
 func (w *tomlWriter) kv(key, val string) { fmt.Fprintf(w, "%s = %s\n", key, val) }
 
+// startRule opens a [[kind]] table, after a blank line unless it is the
+// first, with the keys every rule has: resource, grade unless it is the
+// default def, and count.
+func (w *tomlWriter) startRule(kind Kind, resource string, grades enum, grade, def int64, count float64) {
+	if w.Len() > 0 {
+		w.WriteByte('\n')
+	}
+	w.WriteString("[[" + string(kind) + "]]\n")
+	w.kv("resource", tomlString(resource))
+	if grade != def {
+		w.kv("grade", tomlEnum(grades, grade))
+	}
+	w.kv("count", tomlFloat(count))
+}
+
 func encodeTOML(s Set) []byte {
 	var w tomlWriter
-	df, dd := normalizeFlow(defaultFlowRule()), normalizeDegrade(defaultDegradeRule())
-	for i, r := range s.Flow {
-		if i > 0 {
-			w.WriteByte('\n')
-		}
-		n := normalizeFlow(r)
-		w.WriteString("[[flow]]\n")
-		w.kv("resource", tomlString(r.Resource))
-		if n.Grade != df.Grade {
-			w.kv("grade", tomlEnum(flowGradeEnum, int64(n.Grade)))
-		}
-		w.kv("count", tomlFloat(n.Count))
+	df, dd := NormalizeFlow(defaultFlowRule()), NormalizeDegrade(defaultDegradeRule())
+	for _, r := range s.Flow {
+		n := NormalizeFlow(r)
+		w.startRule(KindFlow, n.Resource, flowGradeEnum, int64(n.Grade), int64(df.Grade), n.Count)
 		if n.Strategy != df.Strategy {
 			w.kv("strategy", tomlEnum(strategyEnum, int64(n.Strategy)))
 		}
@@ -84,17 +91,9 @@ func encodeTOML(s Set) []byte {
 			w.kv("clusterConfig", c)
 		}
 	}
-	for i, r := range s.Degrade {
-		if i > 0 || len(s.Flow) > 0 {
-			w.WriteByte('\n')
-		}
-		n := normalizeDegrade(r)
-		w.WriteString("[[degrade]]\n")
-		w.kv("resource", tomlString(n.Resource))
-		if n.Grade != dd.Grade {
-			w.kv("grade", tomlEnum(degradeGradeEnum, int64(n.Grade)))
-		}
-		w.kv("count", tomlFloat(n.Count))
+	for _, r := range s.Degrade {
+		n := NormalizeDegrade(r)
+		w.startRule(KindDegrade, n.Resource, degradeGradeEnum, int64(n.Grade), int64(dd.Grade), n.Count)
 		if n.SlowRatioThreshold != dd.SlowRatioThreshold || math.Signbit(n.SlowRatioThreshold) {
 			w.kv("slowRatioThreshold", tomlFloat(n.SlowRatioThreshold))
 		}
@@ -230,9 +229,9 @@ type (
 
 func encodeJSON(s Set) ([]byte, error) {
 	flow := make([]sentinelFlowJSON, len(s.Flow))
-	df := normalizeFlow(defaultFlowRule())
+	df := NormalizeFlow(defaultFlowRule())
 	for i, r := range s.Flow {
-		n := normalizeFlow(r)
+		n := NormalizeFlow(r)
 		j := sentinelFlowJSON{
 			Resource: n.Resource, LimitApp: "default", Grade: int32(n.Grade), Count: n.Count,
 			Strategy: int32(n.Strategy), RefResource: n.RefResource, ControlBehavior: int32(n.ControlBehavior),
@@ -253,7 +252,7 @@ func encodeJSON(s Set) ([]byte, error) {
 	}
 	degrade := make([]sentinelDegradeJSON, len(s.Degrade))
 	for i, r := range s.Degrade {
-		n := normalizeDegrade(r)
+		n := NormalizeDegrade(r)
 		degrade[i] = sentinelDegradeJSON{
 			Resource: n.Resource, LimitApp: "default", Grade: int32(n.Grade), Count: n.Count,
 			TimeWindow: n.TimeWindowSec, MinRequestAmount: n.MinRequestAmount,

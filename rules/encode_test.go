@@ -212,3 +212,46 @@ func TestEncodeInvalidEnumKeepsNumber(t *testing.T) {
 	_, err = Parse(Document{Name: "x.toml", Data: data})
 	checkTexts(t, "read back", errorTexts(err), []string{`x.toml:3: grade: 7 is not a flow grade; use "concurrency" (0) or "qps" (1)`})
 }
+
+// The native format's layout: one table per rule, a blank line between
+// tables (also between the last flow and the first degrade table), grade
+// only when it is not the default, resource and count always.
+func TestEncodeTOMLLayout(t *testing.T) {
+	cluster := runtime.ClusterConfig{FallbackToLocalWhenFail: true} // Sentinel's default
+	s := Set{
+		Flow: []runtime.FlowRule{
+			{Resource: "a", Grade: runtime.FlowGradeQPS, Count: 10, WarmUpPeriodSec: 10, MaxQueueingTimeMs: 500, ClusterConfig: cluster},
+			{Resource: "b", Grade: runtime.FlowGradeConcurrency, Count: 4, WarmUpPeriodSec: 10, MaxQueueingTimeMs: 500, ClusterConfig: cluster},
+		},
+		Degrade: []runtime.DegradeRule{
+			{Resource: "a", Grade: runtime.DegradeErrorCount, Count: 3, SlowRatioThreshold: 1, TimeWindowSec: 5, MinRequestAmount: 20},
+		},
+	}
+	want := `[[flow]]
+resource = "a"
+count = 10
+
+[[flow]]
+resource = "b"
+grade = "concurrency"
+count = 4
+
+[[degrade]]
+resource = "a"
+grade = "errorCount"
+count = 3
+timeWindow = 5
+minRequestAmount = 20
+`
+	data, err := Encode(s, FormatTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != want {
+		t.Errorf("got\n%s\nwant\n%s", data, want)
+	}
+	only, _ := Encode(Set{Degrade: s.Degrade}, FormatTOML)
+	if !strings.HasPrefix(string(only), "[[degrade]]\n") {
+		t.Errorf("a degrade-only set starts with %q, want the table header", only)
+	}
+}

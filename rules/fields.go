@@ -60,64 +60,53 @@ type field[R any] struct {
 	set func(d *decoder, r *R, v value) string
 }
 
-func intField[R any](key, goName string, dst func(*R) *int) field[R] {
+// readField builds the field whose value read converts; the rule is set
+// only when read finds nothing wrong.
+func readField[R, T any](key, goName string, read func(value) (T, string), dst func(*R) *T) field[R] {
 	return field[R]{key: key, goName: goName, set: func(_ *decoder, r *R, v value) string {
-		n, msg := asInt(v)
+		x, msg := read(v)
 		if msg == "" {
-			*dst(r) = int(n)
+			*dst(r) = x
 		}
 		return msg
 	}}
 }
 
-func durationField[R any](key, goName, numericKey string, unit time.Duration, dst func(*R) *int) field[R] {
-	return field[R]{key: key, goName: goName, native: true, set: func(_ *decoder, r *R, v value) string {
+func intField[R any](key, goName string, dst func(*R) *int) field[R] {
+	return readField(key, goName, func(v value) (int, string) {
+		n, msg := asInt(v)
+		return int(n), msg
+	}, dst)
+}
+
+// durationField is the native spelling, as a duration string, of the
+// number field numericKey.
+func durationField[R any, N int | float64](key, goName, numericKey string, unit time.Duration, dst func(*R) *N) field[R] {
+	f := readField(key, goName, func(v value) (N, string) {
 		n, msg := asDuration(v, unit, numericKey)
-		if msg == "" {
-			*dst(r) = int(n)
-		}
-		return msg
-	}}
+		return N(n), msg
+	}, dst)
+	f.native = true
+	return f
 }
 
 func floatField[R any](key, goName string, dst func(*R) *float64) field[R] {
-	return field[R]{key: key, goName: goName, set: func(_ *decoder, r *R, v value) string {
-		f, msg := asFloat(v)
-		if msg == "" {
-			*dst(r) = f
-		}
-		return msg
-	}}
+	return readField(key, goName, asFloat, dst)
 }
 
 func stringField[R any](key, goName string, dst func(*R) *string) field[R] {
-	return field[R]{key: key, goName: goName, set: func(_ *decoder, r *R, v value) string {
-		s, msg := asString(v)
-		if msg == "" {
-			*dst(r) = s
-		}
-		return msg
-	}}
+	return readField(key, goName, asString, dst)
 }
 
 func boolField[R any](key, goName string, dst func(*R) *bool) field[R] {
-	return field[R]{key: key, goName: goName, set: func(_ *decoder, r *R, v value) string {
-		b, msg := asBool(v)
-		if msg == "" {
-			*dst(r) = b
-		}
-		return msg
-	}}
+	return readField(key, goName, asBool, dst)
 }
 
 func enumField[R any, E ~int32](key, goName string, e enum, dst func(*R) *E) field[R] {
-	return field[R]{key: key, goName: goName, set: func(_ *decoder, r *R, v value) string {
+	return readField(key, goName, func(v value) (E, string) {
 		n, msg := e.read(v)
-		if msg == "" {
-			*dst(r) = E(n)
-		}
-		return msg
-	}}
+		return E(n), msg
+	}, dst)
 }
 
 // flowFields are a flow rule's keys, in Sentinel's order.
@@ -178,13 +167,7 @@ var degradeFields = []field[runtime.DegradeRule]{
 	floatField("count", "Count", func(r *runtime.DegradeRule) *float64 { return &r.Count }),
 	// slowCall is count for the slow-ratio grade, written as a duration;
 	// decodeDegrade checks the grade once the whole rule is read.
-	field[runtime.DegradeRule]{key: "slowCall", goName: "Count", native: true, set: func(_ *decoder, r *runtime.DegradeRule, v value) string {
-		n, msg := asDuration(v, time.Millisecond, "count")
-		if msg == "" {
-			r.Count = float64(n)
-		}
-		return msg
-	}},
+	durationField("slowCall", "Count", "count", time.Millisecond, func(r *runtime.DegradeRule) *float64 { return &r.Count }),
 	floatField("slowRatioThreshold", "SlowRatioThreshold", func(r *runtime.DegradeRule) *float64 { return &r.SlowRatioThreshold }),
 	intField("timeWindow", "TimeWindowSec", func(r *runtime.DegradeRule) *int { return &r.TimeWindowSec }),
 	durationField("timeWindowDuration", "TimeWindowSec", "timeWindow", time.Second, func(r *runtime.DegradeRule) *int { return &r.TimeWindowSec }),
@@ -320,6 +303,11 @@ type decoder struct {
 	// failed holds the runtime fields of the current rule whose value was
 	// refused; validation does not report them again.
 	failed map[string]bool
+
+	// set holds the rules read so far, flowSites and degradeSites their
+	// sites by index, for validation once the document is read.
+	set                     Set
+	flowSites, degradeSites []ruleSites
 }
 
 func (d *decoder) fail(pos Position, field, msg string) {
@@ -376,6 +364,30 @@ func (d *decoder) decodeDegrade(rec *record) (runtime.DegradeRule, ruleSites) {
 	return r, d.sites
 }
 
+// addRule reads item, a rule of kind k, into the set with its position and
+// sites.
+func (d *decoder) addRule(k Kind, item value) {
+	s := &d.set
+	if k == KindFlow {
+		r, st := d.decodeFlow(item.table)
+		s.Flow, s.FlowAt, d.flowSites = append(s.Flow, r), append(s.FlowAt, item.pos), append(d.flowSites, st)
+		return
+	}
+	r, st := d.decodeDegrade(item.table)
+	s.Degrade, s.DegradeAt, d.degradeSites = append(s.Degrade, r), append(s.DegradeAt, item.pos), append(d.degradeSites, st)
+}
+
+// result validates the rules read and returns them with the warnings, or,
+// when anything is wrong, an empty Set and every error, joined in line order.
+func (d *decoder) result() (Set, error) {
+	if err := joinByLine(append(d.errs, validate(d.set, d.flowSites, d.degradeSites))); err != nil {
+		return Set{}, err
+	}
+	s := d.set
+	s.Warnings = sortByLine(d.warns)
+	return s, nil
+}
+
 // Keys that only one kind of rule has, for telling a Sentinel JSON
 // document's kind from its elements.
 var (
@@ -391,11 +403,5 @@ func kindOfRecord(rec *record) Kind {
 		flow = flow || slices.Contains(flowOnlyKeys, e.key)
 		degrade = degrade || slices.Contains(degradeOnlyKeys, e.key)
 	}
-	switch {
-	case flow && !degrade:
-		return KindFlow
-	case degrade && !flow:
-		return KindDegrade
-	}
-	return KindAuto
+	return onlyKind(flow, degrade)
 }

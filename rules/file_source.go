@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
 
 // DefaultPollInterval is how often a FileWatchSource looks at its file: a
@@ -207,7 +209,7 @@ func (f *FileWatchSource) Write(ctx context.Context, s Set) error {
 	if info, err := os.Stat(target); err == nil {
 		mode = info.Mode().Perm()
 	}
-	return writeAtomic(target, data, mode)
+	return atomicfile.WriteFile(target, data, mode)
 }
 
 // encode renders s as the file should hold it and checks the round trip, so
@@ -235,40 +237,4 @@ func (f *FileWatchSource) encode(s Set, old []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%s: encoded rules read back differently (does the file name's kind match the rules?)", f.path)
 	}
 	return data, nil
-}
-
-// writeAtomic writes data to path through a synced temporary file renamed
-// over it, then syncs the directory so the rename survives a crash.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // best effort: not every filesystem syncs directories
-		d.Close()
-	}
-	return nil
 }

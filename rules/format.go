@@ -140,7 +140,13 @@ func kindFromName(name string) Kind {
 		name = name[i+1:]
 	}
 	name = strings.ToLower(name)
-	flow, degrade := strings.Contains(name, "flow"), strings.Contains(name, "degrade")
+	return onlyKind(strings.Contains(name, "flow"), strings.Contains(name, "degrade"))
+}
+
+// onlyKind is the kind that alone has evidence for it: KindFlow when only
+// flow does, KindDegrade when only degrade does, else KindAuto (no evidence,
+// or evidence for both, which is no better).
+func onlyKind(flow, degrade bool) Kind {
 	switch {
 	case flow && !degrade:
 		return KindFlow

@@ -25,12 +25,12 @@ func TestGoldenTOMLEqualsSentinelJSON(t *testing.T) {
 	}
 	if !native.Equal(sentinel) {
 		for i := range native.Flow {
-			if i < len(sentinel.Flow) && normalizeFlow(native.Flow[i]) != normalizeFlow(sentinel.Flow[i]) {
+			if i < len(sentinel.Flow) && NormalizeFlow(native.Flow[i]) != NormalizeFlow(sentinel.Flow[i]) {
 				t.Errorf("flow %d:\n toml %+v\n json %+v", i, native.Flow[i], sentinel.Flow[i])
 			}
 		}
 		for i := range native.Degrade {
-			if i < len(sentinel.Degrade) && normalizeDegrade(native.Degrade[i]) != normalizeDegrade(sentinel.Degrade[i]) {
+			if i < len(sentinel.Degrade) && NormalizeDegrade(native.Degrade[i]) != NormalizeDegrade(sentinel.Degrade[i]) {
 				t.Errorf("degrade %d:\n toml %+v\n json %+v", i, native.Degrade[i], sentinel.Degrade[i])
 			}
 		}

@@ -50,30 +50,16 @@ func parseJSON(name string, data []byte, kind Kind) (Set, error) {
 		return Set{}, &Error{Pos: top.pos, Msg: "want an array of Sentinel rules, or an object {\"flow\": [...], \"degrade\": [...]}; found " + top.describe()}
 	}
 
-	var (
-		s                       Set
-		flowSites, degradeSites []ruleSites
-	)
 	for _, g := range groups {
 		for _, item := range g.rules.items {
 			if item.kind != valTable {
 				d.fail(item.pos, "", "want a rule object, found "+item.describe())
 				continue
 			}
-			if g.kind == KindFlow {
-				r, st := d.decodeFlow(item.table)
-				s.Flow, s.FlowAt, flowSites = append(s.Flow, r), append(s.FlowAt, item.pos), append(flowSites, st)
-			} else {
-				r, st := d.decodeDegrade(item.table)
-				s.Degrade, s.DegradeAt, degradeSites = append(s.Degrade, r), append(s.DegradeAt, item.pos), append(degradeSites, st)
-			}
+			d.addRule(g.kind, item)
 		}
 	}
-	if err := joinByLine(append(d.errs, validate(s, flowSites, degradeSites))); err != nil {
-		return Set{}, err
-	}
-	s.Warnings = sortByLine(d.warns)
-	return s, nil
+	return d.result()
 }
 
 // jsonGroup is one array of rules of a known kind.

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,32 +21,25 @@ func Load(path string) (Set, error) {
 // LoadAll reads files and directories and merges their rules in the order
 // given. A directory contributes the *.toml and *.json files directly inside
 // it (not in subdirectories), sorted by name. Every file is read even when an
-// earlier one fails; the errors of all of them are joined and the Set is then
-// empty.
+// earlier one fails: the Set holds the rules of the files that read cleanly,
+// and the error joins the problems of all the others (a file with any
+// invalid rule contributes none of its rules, as with Load).
+//
+// A non-nil error means the set is partial: report it, never Apply it. It
+// serves tools that check what they can, such as the linter, which runs its
+// checks on the files that read cleanly beside the errors of the rest.
 func LoadAll(paths ...string) (Set, error) {
-	var (
-		s    Set
-		errs []error
-	)
-	for _, p := range paths {
-		files, err := ruleFiles(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		for _, f := range files {
-			t, err := Load(f)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			s = s.Merge(t)
-		}
+	return parseEach(paths, loadPath)
+}
+
+// loadPath reads the rule files path stands for (see ruleFiles): the merge of
+// those that read cleanly, and the errors of the others.
+func loadPath(path string) (Set, error) {
+	files, err := ruleFiles(path)
+	if err != nil {
+		return Set{}, err
 	}
-	if len(errs) > 0 {
-		return Set{}, errors.Join(errs...)
-	}
-	return s, nil
+	return parseEach(files, Load)
 }
 
 // ruleFiles lists the rule files path stands for: itself, or for a

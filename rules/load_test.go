@@ -55,7 +55,9 @@ func TestLoadAllDirectoriesAndFiles(t *testing.T) {
 	}
 }
 
-// Every file is read; the problems of all of them are reported.
+// Every file is read; the problems of all of them are reported, and the set
+// holds the rules of the files that read cleanly (only those: a file with one
+// bad rule gives none).
 func TestLoadAllReportsEveryFile(t *testing.T) {
 	dir := t.TempDir()
 	writeRuleFile(t, filepath.Join(dir, "1.toml"), "[[flow]]\nresource = 'a'\ncount = -1\n")
@@ -71,8 +73,24 @@ func TestLoadAllReportsEveryFile(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file not reported: %v", err)
 	}
-	if len(s.Flow) != 0 {
-		t.Error("LoadAll returned rules along with errors")
+	if got := flowResourceNames(s); !slices.Equal(got, []string{"ok"}) || len(s.Degrade) != 0 {
+		t.Errorf("partial set: flow %v, %d degrade rules; want only the flow rule of 2.toml", got, len(s.Degrade))
+	}
+	if len(s.FlowAt) != 1 || s.FlowAt[0] != (Position{File: filepath.Join(dir, "2.toml"), Line: 1}) {
+		t.Errorf("FlowAt = %v, want 2.toml:1", s.FlowAt)
+	}
+}
+
+// Load of one bad file still gives no rules at all.
+func TestLoadInvalidFileGivesEmptySet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules.toml")
+	writeRuleFile(t, path, "[[flow]]\nresource = 'ok'\n\n[[flow]]\nresource = 'bad'\ncount = -1\n")
+	s, err := Load(path)
+	if err == nil {
+		t.Fatal("no error for count = -1")
+	}
+	if len(s.Flow) != 0 || s.FlowAt != nil {
+		t.Errorf("Load returned rules along with an error: %+v", s)
 	}
 }
 

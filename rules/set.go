@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/sentinelgen/sentinelgen/runtime"
+import (
+	"slices"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
 
 // Set is one complete rule configuration; Apply puts all its kinds in force
 // together.
@@ -62,48 +66,41 @@ func padPositions(p []Position, n int) []Position {
 
 // Equal reports whether s and o hold the same rules in the same order;
 // positions and warnings are ignored. Rules are compared as the runtime
-// enforces them, so a field left at zero equals the runtime default it stands
-// for (ColdFactor 0 and 3, StatIntervalMs 0 and 1000, MinRequestAmount 0 and
-// 5, WindowIntervalMs 0 and 1000).
+// enforces them (see NormalizeFlow and NormalizeDegrade), so a field left at
+// zero equals the runtime default it stands for.
 func (s Set) Equal(o Set) bool {
-	if len(s.Flow) != len(o.Flow) || len(s.Degrade) != len(o.Degrade) {
-		return false
-	}
-	for i := range s.Flow {
-		if normalizeFlow(s.Flow[i]) != normalizeFlow(o.Flow[i]) {
-			return false
-		}
-	}
-	for i := range s.Degrade {
-		if normalizeDegrade(s.Degrade[i]) != normalizeDegrade(o.Degrade[i]) {
-			return false
-		}
-	}
-	return true
+	return equalEnforced(s.Flow, o.Flow, NormalizeFlow) && equalEnforced(s.Degrade, o.Degrade, NormalizeDegrade)
 }
 
-// normalizeFlow fills the fields whose zero value the runtime reads as a
-// default, giving the form in which two rules mean the same thing.
-func normalizeFlow(r runtime.FlowRule) runtime.FlowRule {
-	if r.ColdFactor == 0 {
-		r.ColdFactor = runtime.DefaultColdFactor
-	}
-	if r.StatIntervalMs == 0 {
-		r.StatIntervalMs = runtime.DefaultStatIntervalMs
-	}
-	if r.ClusterConfig.WindowIntervalMs == 0 {
-		r.ClusterConfig.WindowIntervalMs = runtime.DefaultStatIntervalMs
-	}
+// equalEnforced reports whether a and b hold the same rules in the same
+// order once normalize has filled in the defaults.
+func equalEnforced[R comparable](a, b []R, normalize func(R) R) bool {
+	return slices.EqualFunc(a, b, func(x, y R) bool { return normalize(x) == normalize(y) })
+}
+
+// NormalizeFlow returns r with the fields whose zero value the runtime reads
+// as a default set to that default: ColdFactor 0 becomes 3, StatIntervalMs
+// and ClusterConfig.WindowIntervalMs 0 become 1000. Two flow rules mean the
+// same thing exactly when their normalized forms are ==, which is how
+// Set.Equal and the linter compare them.
+func NormalizeFlow(r runtime.FlowRule) runtime.FlowRule {
+	orDefault(&r.ColdFactor, runtime.DefaultColdFactor)
+	orDefault(&r.StatIntervalMs, runtime.DefaultStatIntervalMs)
+	orDefault(&r.ClusterConfig.WindowIntervalMs, runtime.DefaultStatIntervalMs)
 	return r
 }
 
-// normalizeDegrade is normalizeFlow for degrade rules.
-func normalizeDegrade(r runtime.DegradeRule) runtime.DegradeRule {
-	if r.MinRequestAmount == 0 {
-		r.MinRequestAmount = runtime.DefaultMinRequestAmount
-	}
-	if r.StatIntervalMs == 0 {
-		r.StatIntervalMs = runtime.DefaultStatIntervalMs
-	}
+// NormalizeDegrade is NormalizeFlow for degrade rules: MinRequestAmount 0
+// becomes 5 and StatIntervalMs 0 becomes 1000.
+func NormalizeDegrade(r runtime.DegradeRule) runtime.DegradeRule {
+	orDefault(&r.MinRequestAmount, runtime.DefaultMinRequestAmount)
+	orDefault(&r.StatIntervalMs, runtime.DefaultStatIntervalMs)
 	return r
+}
+
+// orDefault sets *field to def when it is zero.
+func orDefault(field *int, def int) {
+	if *field == 0 {
+		*field = def
+	}
 }

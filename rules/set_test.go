@@ -103,3 +103,29 @@ func TestEqual(t *testing.T) {
 		t.Error("order of rules ignored")
 	}
 }
+
+// Normalizing fills exactly the fields whose zero the runtime reads as a
+// default, keeps values that are set, and is idempotent.
+func TestNormalize(t *testing.T) {
+	f := NormalizeFlow(runtime.FlowRule{Resource: "a", Count: 10})
+	if f.ColdFactor != runtime.DefaultColdFactor || f.StatIntervalMs != runtime.DefaultStatIntervalMs ||
+		f.ClusterConfig.WindowIntervalMs != runtime.DefaultStatIntervalMs || f.Resource != "a" || f.Count != 10 {
+		t.Errorf("NormalizeFlow of zeros = %+v", f)
+	}
+	if NormalizeFlow(f) != f {
+		t.Error("NormalizeFlow is not idempotent")
+	}
+	set := runtime.FlowRule{ColdFactor: 4, StatIntervalMs: 500, ClusterConfig: runtime.ClusterConfig{WindowIntervalMs: 200}}
+	if NormalizeFlow(set) != set {
+		t.Errorf("NormalizeFlow changed set fields: %+v", NormalizeFlow(set))
+	}
+
+	d := NormalizeDegrade(runtime.DegradeRule{Resource: "a", TimeWindowSec: 5})
+	if d.MinRequestAmount != runtime.DefaultMinRequestAmount || d.StatIntervalMs != runtime.DefaultStatIntervalMs || d.TimeWindowSec != 5 {
+		t.Errorf("NormalizeDegrade of zeros = %+v", d)
+	}
+	setD := runtime.DegradeRule{MinRequestAmount: 20, StatIntervalMs: 2000}
+	if NormalizeDegrade(setD) != setD {
+		t.Errorf("NormalizeDegrade changed set fields: %+v", NormalizeDegrade(setD))
+	}
+}

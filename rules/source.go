@@ -42,20 +42,28 @@ type WritableSource interface {
 // set a Source's push stands for. All documents are parsed even when one
 // fails, and every error is returned, joined.
 func ParseDocuments(docs []Document) (Set, error) {
-	var set Set
-	var errs []error
-	for _, d := range docs {
-		s, err := Parse(d)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		set = set.Merge(s)
-	}
-	if err := errors.Join(errs...); err != nil {
+	set, err := parseEach(docs, Parse)
+	if err != nil {
 		return Set{}, err
 	}
 	return set, nil
+}
+
+// parseEach reads every item with parse, even after one fails, and returns
+// the merge, in order, of the sets parse returned, with the errors joined.
+// Parse and Load return an empty set with an error, so the merge holds the
+// items that read cleanly; loadPath returns the part of a directory that did.
+func parseEach[T any](items []T, parse func(T) (Set, error)) (Set, error) {
+	var (
+		set  Set
+		errs []error
+	)
+	for _, it := range items {
+		s, err := parse(it)
+		set = set.Merge(s)
+		errs = append(errs, err)
+	}
+	return set, errors.Join(errs...)
 }
 
 // reporterKey is the context key under which Watch hands a Source its

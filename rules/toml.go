@@ -25,10 +25,6 @@ func parseTOML(name string, data []byte) (Set, error) {
 	}
 	b := tomlBuilder{file: name, lines: tomlLines(data)}
 	d := &decoder{native: true}
-	var (
-		s                       Set
-		flowSites, degradeSites []ruleSites
-	)
 	for _, e := range b.entries(doc, "", Position{File: name}) {
 		items, ok := e.val.items, e.val.kind == valArray
 		if !slices.Contains(tomlKinds, e.key) {
@@ -48,20 +44,10 @@ func parseTOML(name string, data []byte) (Set, error) {
 				d.fail(item.pos, e.key, fmt.Sprintf("element %d is %s; each rule is a table", i, item.describe()))
 				continue
 			}
-			if e.key == string(KindFlow) {
-				r, st := d.decodeFlow(item.table)
-				s.Flow, s.FlowAt, flowSites = append(s.Flow, r), append(s.FlowAt, item.pos), append(flowSites, st)
-			} else {
-				r, st := d.decodeDegrade(item.table)
-				s.Degrade, s.DegradeAt, degradeSites = append(s.Degrade, r), append(s.DegradeAt, item.pos), append(degradeSites, st)
-			}
+			d.addRule(Kind(e.key), item)
 		}
 	}
-	if err := joinByLine(append(d.errs, validate(s, flowSites, degradeSites))); err != nil {
-		return Set{}, err
-	}
-	s.Warnings = sortByLine(d.warns)
-	return s, nil
+	return d.result()
 }
 
 // tomlBuilder turns the toml package's maps into records, with the lines

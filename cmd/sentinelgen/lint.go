@@ -2,13 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/lint"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
@@ -21,57 +18,48 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 // runLint checks rule files against the resources of the packages:
 //
-//	sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-list] [packages]
+//	sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]
 //
 // Findings go to stdout as "file:line: [check] message", or with -json as an
-// array of {file, line, path, check, severity, message, suggestion?}. Exit
-// status: 0 no errors (warnings allowed), 1 errors, 2 usage errors and
-// failures to load the packages or read the rule files.
+// array of {file, line, path, check, severity, message, suggestion?}. A rule
+// file that does not read cleanly is reported (invalid-rule) and the other
+// checks run on the files that do. Exit status: 0 no errors (warnings
+// allowed), 1 errors, 2 usage errors and failures to load the packages or
+// read the rule files.
 func runLint(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sentinelgen lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	c := newCommand("sentinelgen lint", stderr, []string{
+		"usage: sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]",
+		"Checks rule files against the resources the packages (default ./...) declare.",
+	}, nil)
 	var ruleFiles stringList
-	fs.Var(&ruleFiles, "rules", "rule file, or directory of *.toml and *.json rule files (repeatable)")
-	asJSON := fs.Bool("json", false, "print the findings as a JSON array")
-	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
-	list := fs.Bool("list", false, "list the checks with the lesson each encodes, and exit")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-list] [packages]")
-		fmt.Fprintln(stderr, "Checks rule files against the resources the packages (default ./...) declare.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	c.flags.Var(&ruleFiles, "rules", "rule file, or directory of *.toml and *.json rule files (repeatable)")
+	asJSON := c.flags.Bool("json", false, "print the findings as a JSON array")
+	list := c.flags.Bool("list", false, "list the checks with the lesson each encodes, and exit")
+	if status, ok := c.parse(args); !ok {
+		return status
 	}
 	if *list {
 		printChecks(stdout)
 		return exitOK
 	}
-	patterns := fs.Args()
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
 
+	// With rulesErr the set is partial (the files that read cleanly): the
+	// checks still run on it, beside an invalid-rule finding per problem.
 	set, rulesErr := rules.LoadAll(ruleFiles...)
 	if rulesErr != nil && !onlyRuleErrors(rulesErr) {
-		fmt.Fprintf(stderr, "sentinelgen lint: %v\n", rulesErr)
+		c.errorf("%v", rulesErr)
 		return exitUsage
 	}
-	tagList := splitTags(*tags)
-	pkgs, code, err := annotate.Load("", patterns, annotate.Options{Tags: tagList})
-	if err != nil {
-		fmt.Fprintf(stderr, "sentinelgen lint: %v\n", err)
+	pkgs, code, ok := c.load(c.patterns("./..."), keepCode)
+	if !ok {
 		return exitUsage
 	}
-	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code, Tags: tagList})
+	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code, Tags: c.tagList()})
 	for i := range diags {
 		diags[i].Pos.File = relative(diags[i].Pos.File)
 	}
 	if err := printDiagnostics(stdout, diags, *asJSON); err != nil {
-		fmt.Fprintf(stderr, "sentinelgen lint: %v\n", err)
+		c.errorf("%v", err)
 		return exitUsage
 	}
 	if lint.HasErrors(diags) {

@@ -25,6 +25,9 @@ func TestLintExitCodes(t *testing.T) {
 		{"clean", []string{"-rules", "."}, exitOK, ""},
 		{"no-slow-breaker", []string{"-rules", "rules.toml"}, exitOK, "rules.toml:1: [no-slow-breaker]"},
 		{"unknown-resource", []string{"-rules", "rules.toml", "."}, exitProblems, "rules.toml:2: [unknown-resource]"},
+		// The valid file beside the invalid one is still checked.
+		{"invalid-rule", []string{"-rules", "."}, exitProblems, "refund.toml:3: [unknown-resource]"},
+		{"invalid-rule", []string{"-rules", "."}, exitProblems, "rules.toml:4: [invalid-rule]"},
 		{"clean", []string{"-rules", "no-such-file.toml"}, exitUsage, ""},
 		{"clean", []string{"-no-such-flag"}, exitUsage, ""},
 	}
@@ -82,5 +85,25 @@ func TestLintListNamesEveryCheck(t *testing.T) {
 		if !strings.Contains(stdout, c.ID+" ("+c.Severity.String()+")\n") || !strings.Contains(stdout, c.Lesson) {
 			t.Errorf("-list misses %s or its lesson", c.ID)
 		}
+	}
+}
+
+// The example's rules are kept lint-clean: the command its rules.toml
+// documents finds nothing, from the repository root as the comment says.
+func TestLintExampleRulesAreClean(t *testing.T) {
+	t.Chdir(repoRoot)
+	code, stdout, stderr := invoke("lint", "-rules", filepath.Join("examples", "orders", "rules.toml"), "./examples/...")
+	if code != exitOK || stdout != "" || stderr != "" {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 0 and no output", code, stdout, stderr)
+	}
+}
+
+// -v, shared by every subcommand, reports the load on stderr and leaves the
+// findings on stdout alone.
+func TestLintVerbose(t *testing.T) {
+	lintCase(t, "clean")
+	code, stdout, stderr := invoke("lint", "-v", "-rules", ".")
+	if code != exitOK || stdout != "" || !strings.Contains(stderr, "sentinelgen lint: loaded 1 clean packages") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 0, no findings and the load reported", code, stdout, stderr)
 	}
 }

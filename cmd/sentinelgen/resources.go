@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +14,7 @@ import (
 
 // runResources prints the catalogue of declared resources:
 //
-//	sentinelgen resources [-json] [-o FILE] [-tags list] [packages]
+//	sentinelgen resources [-json] [-o FILE] [-tags list] [-v] [packages]
 //
 // The table is for people; -json writes an array of annotate.CatalogEntry
 // (fields name, package, function, file, line, blockHandler, fallback,
@@ -26,39 +24,25 @@ import (
 // (their resources are missing; the diagnostics go to stderr), 2 usage
 // errors, loader and write failures.
 func runResources(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sentinelgen resources", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "write JSON instead of a table")
-	out := fs.String("o", "", "write to `file` instead of stdout")
-	tags := fs.String("tags", "", "comma-separated build tags for loading the packages")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sentinelgen resources [-json] [-o file] [-tags list] [packages]")
-		fmt.Fprintln(stderr, "Lists the resources the packages (default ./...) declare.")
-		fs.PrintDefaults()
+	c := newCommand("sentinelgen resources", stderr, []string{
+		"usage: sentinelgen resources [-json] [-o file] [-tags list] [-v] [packages]",
+		"Lists the resources the packages (default ./...) declare.",
+	}, nil)
+	asJSON := c.flags.Bool("json", false, "write JSON instead of a table")
+	out := c.flags.String("o", "", "write to `file` instead of stdout")
+	if status, ok := c.parse(args); !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	pkgs, diags, ok := c.load(c.patterns("./..."), printCode)
+	if !ok {
 		return exitUsage
-	}
-	patterns := fs.Args()
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
-	pkgs, diags, err := annotate.Load("", patterns, annotate.Options{Tags: splitTags(*tags)})
-	if err != nil {
-		fmt.Fprintf(stderr, "sentinelgen resources: %v\n", err)
-		return exitUsage
-	}
-	for _, d := range diags {
-		fmt.Fprintln(stderr, d.String())
 	}
 	entries := annotate.Catalog(pkgs)
 	for i := range entries {
 		entries[i].File = relative(entries[i].File)
 	}
 	var buf bytes.Buffer
+	var err error
 	if *asJSON {
 		err = writeCatalogJSON(&buf, entries)
 	} else {
@@ -72,7 +56,7 @@ func runResources(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sentinelgen resources: %v\n", err)
+		c.errorf("%v", err)
 		return exitUsage
 	}
 	if len(diags) > 0 {

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/annotate"
+)
+
+// command is what the subcommands share: a flag set with -tags and -v, its
+// usage text, and loading the packages the arguments name.
+type command struct {
+	// name is the flag set's name and the prefix of messages:
+	// "sentinelgen", "sentinelgen lint".
+	name    string
+	flags   *flag.FlagSet
+	tags    *string
+	verbose *bool
+	stderr  io.Writer
+}
+
+// newCommand makes the flag set of a subcommand, with -tags and -v; the
+// subcommand adds its own flags. On -h or a bad flag the usage lines are
+// printed, then the flags, then more when it is not nil.
+func newCommand(name string, stderr io.Writer, usage []string, more func(io.Writer)) *command {
+	c := &command{name: name, flags: flag.NewFlagSet(name, flag.ContinueOnError), stderr: stderr}
+	c.flags.SetOutput(stderr)
+	c.tags = c.flags.String("tags", "", "comma-separated build tags for loading the packages")
+	c.verbose = c.flags.Bool("v", false, "report what is loaded and done, with timings, on stderr")
+	c.flags.Usage = func() {
+		for _, line := range usage {
+			fmt.Fprintln(stderr, line)
+		}
+		c.flags.PrintDefaults()
+		if more != nil {
+			more(stderr)
+		}
+	}
+	return c
+}
+
+// parse reads args. When it returns false the subcommand stops with status:
+// exitOK after -h, exitUsage after a bad flag (the flag package has said
+// what is wrong).
+func (c *command) parse(args []string) (status int, ok bool) {
+	if err := c.flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// patterns are the package patterns the arguments give, def when none.
+func (c *command) patterns(def string) []string {
+	if c.flags.NArg() == 0 {
+		return []string{def}
+	}
+	return c.flags.Args()
+}
+
+// tagList is the build tags -tags names.
+func (c *command) tagList() []string { return splitTags(*c.tags) }
+
+// log is where -v reports go: stderr with -v, nil without.
+func (c *command) log() io.Writer {
+	if *c.verbose {
+		return c.stderr
+	}
+	return nil
+}
+
+// errorf prints a message prefixed with the command's name.
+func (c *command) errorf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "%s: %s\n", c.name, fmt.Sprintf(format, args...))
+}
+
+// codeDiagnostics says what load does with the diagnostics of the code.
+type codeDiagnostics bool
+
+const (
+	// printCode prints them on stderr as file:line:col: message.
+	printCode codeDiagnostics = true
+	// keepCode leaves them to the caller (lint reports them among its
+	// findings, in its own format).
+	keepCode codeDiagnostics = false
+)
+
+// load loads and checks the packages with the -tags given, reporting the
+// load with -v. When the loader itself fails the error is printed and ok is
+// false: the subcommand exits with exitUsage. The returned diagnostics are
+// the code's problems, printed first with printCode.
+func (c *command) load(patterns []string, code codeDiagnostics) (pkgs []*annotate.Package, diags []annotate.Diagnostic, ok bool) {
+	start := time.Now()
+	log := c.log()
+	pkgs, diags, err := annotate.Load("", patterns, annotate.Options{Tags: c.tagList(), Verbose: log})
+	if err != nil {
+		c.errorf("%v", err)
+		return nil, nil, false
+	}
+	if log != nil {
+		fmt.Fprintf(log, "%s: loaded %d clean packages, %d diagnostics (%s)\n",
+			c.name, len(pkgs), len(diags), time.Since(start).Round(time.Millisecond))
+	}
+	if code == printCode {
+		for _, d := range diags {
+			fmt.Fprintln(c.stderr, d.String())
+		}
+	}
+	return pkgs, diags, true
+}
+
+// splitTags reads -tags as the go command does: comma-separated (spaces
+// accepted for the old form).
+func splitTags(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// relative shortens path to be relative to the working directory when it is
+// below it.
+func relative(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return rel
+}
