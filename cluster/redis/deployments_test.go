@@ -25,18 +25,7 @@ func TestWorksThroughARedisClusterClient(t *testing.T) {
 
 	waitForSecondStart()                 // the calls below stay in one Redis window
 	for _, id := range []int64{21, 22} { // two flows: two slots
-		rule := clusterRule(id, 40, runtime.Global)
-		passed := 0
-		for range 100 {
-			switch st := svc.RequestToken(rule, 1, false).Status; st {
-			case runtime.TokenOK:
-				passed++
-			case runtime.TokenBlocked:
-			default:
-				t.Fatalf("flow %d: status %v; stats %+v", id, st, svc.Stats())
-			}
-		}
-		if passed != 40 {
+		if passed := passedOf100(t, svc, clusterRule(id, 40, runtime.Global)); passed != 40 {
 			t.Errorf("flow %d: %d of 100 passed, want the budget 40", id, passed)
 		}
 	}
@@ -57,17 +46,7 @@ func TestWorksThroughASentinelClient(t *testing.T) {
 	t.Cleanup(func() { _ = svc.Close() })
 
 	waitForSecondStart()
-	rule := clusterRule(23, 40, runtime.Global)
-	passed := 0
-	for range 100 {
-		switch st := svc.RequestToken(rule, 1, false).Status; st {
-		case runtime.TokenOK:
-			passed++
-		case runtime.TokenBlocked:
-		default:
-			t.Fatalf("status %v; stats %+v", st, svc.Stats())
-		}
-	}
+	passed := passedOf100(t, svc, clusterRule(23, 40, runtime.Global))
 	if passed != 40 {
 		t.Errorf("%d of 100 passed, want the budget 40", passed)
 	}
@@ -77,4 +56,21 @@ func TestWorksThroughASentinelClient(t *testing.T) {
 	if used, err := direct.HGet(context.Background(), DefaultNamespace+":{23}:window", "used").Int(); err != nil || used != 40 {
 		t.Errorf("master's window: used %d, %v; want 40", used, err)
 	}
+}
+
+// passedOf100 asks svc for 100 single tokens of rule and returns how many it
+// granted; any answer other than ok or blocked fails the test.
+func passedOf100(t *testing.T, svc *TokenService, rule *runtime.FlowRule) int {
+	t.Helper()
+	passed := 0
+	for range 100 {
+		switch st := svc.RequestToken(rule, 1, false).Status; st {
+		case runtime.TokenOK:
+			passed++
+		case runtime.TokenBlocked:
+		default:
+			t.Fatalf("flow %d: status %v; stats %+v", rule.ClusterConfig.FlowID, st, svc.Stats())
+		}
+	}
+	return passed
 }
