@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs every test of the repository: the one test command README.md gives and
+# .ci/run calls.
+#
+#   ./scripts/test.sh              # everything
+#   ./scripts/test.sh -count=1     # extra flags go to every go test run
+#
+# It installs the servers some tests need (scripts/servers.sh), then runs
+# go test -race ./... in every Go module it finds (a directory with a go.mod,
+# outside testdata, vendor, third_party, node_modules and hidden or _-prefixed
+# directories, so a new nested module is tested without editing this file),
+# and in the main module also the runtime with its go:linkname turned off and
+# under GOARCH=386. A failure does not stop the run: every module is tested,
+# the failures are listed at the end and the exit status is 1 if there was
+# any. The last line is "modules: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+start=$SECONDS
+failures=()
+passed=0
+failed=0
+
+# elapsed prints the seconds since $1 as 1m05s.
+elapsed() {
+	local s=$((SECONDS - $1))
+	printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
+
+# run runs one command in directory $1, streaming its output, and records it
+# as failed (returning 1) when it exits non-zero.
+run() {
+	local dir=$1
+	shift
+	local t=$SECONDS
+	echo "--- $dir: $*"
+	if (cd "$dir" && env "$@"); then
+		echo "--- ok   $dir: $* ($(elapsed "$t"))"
+		return 0
+	fi
+	echo "--- FAIL $dir: $* ($(elapsed "$t"))"
+	failures+=("$dir: $*")
+	return 1
+}
+
+echo "=== servers (scripts/servers.sh)"
+if ! ./scripts/servers.sh; then
+	echo "--- FAIL scripts/servers.sh: the server-backed tests will skip or fail"
+	failures+=("scripts/servers.sh")
+fi
+
+# The main module first, then the nested modules in path order.
+modules=(.)
+while IFS= read -r mod; do
+	dir=$(dirname "$mod")
+	[ "$dir" = . ] || modules+=("$dir")
+done < <(find . \( -name testdata -o -name vendor -o -name third_party -o -name node_modules \
+	-o -name '.?*' -o -name '_*' \) -prune -o -name go.mod -type f -print | sort)
+
+for dir in "${modules[@]}"; do
+	path=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
+	echo
+	echo "=== module $dir ($path)"
+	ok=1
+	run "$dir" go test -race "$@" ./... || ok=0
+	if [ "$dir" = . ]; then
+		# The runtime without its go:linkname to the Go runtime, and on a
+		# 32-bit platform, where its plain 64-bit stores must not be used.
+		run "$dir" go test -race -tags sentinel_nolinkname "$@" ./runtime/... || ok=0
+		run "$dir" GOARCH=386 go test "$@" ./runtime/... || ok=0
+	fi
+	if ((ok)); then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+
+echo
+echo "=== summary ($(elapsed "$start"))"
+for f in "${failures[@]}"; do
+	echo "FAIL $f"
+done
+echo "modules: $passed passed, $failed failed"
+((${#failures[@]} == 0))
