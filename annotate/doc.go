@@ -33,7 +33,7 @@
 //     fallback. trace: when given, only these errors are traced; others pass
 //     through. Both are comma-separated lists of package-level error
 //     variables (Err, pkg.Err; matched with errors.Is) and error types (T,
-//     *T, pkg.T, *pkg.T; matched with errors.As). ignore wins over trace.
+//     *T, pkg.T, *pkg.T; matched with errors.AsType). ignore wins over trace.
 //   - entryType: in or out (default out). resourceType: common (default),
 //     web, rpc, gateway, db, cache or mq.
 //
