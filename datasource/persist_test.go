@@ -249,3 +249,27 @@ func TestPersistLogsFailedWrite(t *testing.T) {
 		t.Errorf("error record = %v, want source %s and the cause", rec, path)
 	}
 }
+
+// readOnly is a Source that cannot be written to.
+type readOnly struct{}
+
+func (readOnly) Watch(ctx context.Context, push func([]rules.Document)) error {
+	push([]rules.Document{{Name: "ro.toml", Data: []byte("# no rules\n")}})
+	<-ctx.Done()
+	return nil
+}
+
+func TestWatcherPersistNeedsAWritableSource(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log st.LogRecorder
+	w, err := datasource.Watch(ctx, readOnly{}, datasource.WithApplier(func(rules.Set) error { return nil }),
+		datasource.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := w.Persist()
+	if err == nil || stop != nil || !strings.Contains(err.Error(), "cannot be written to") {
+		t.Errorf("Persist on a read-only source = %v, %v; want an error", stop != nil, err)
+	}
+}

@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/file"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
+	"github.com/sentinelgen/sentinelgen/rules"
 	sentinel "github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -303,5 +305,78 @@ func TestWatchStopsWithContext(t *testing.T) {
 	time.Sleep(3 * testPoll)
 	if got := fmt.Sprint(st.FlowResources(sentinel.FlowRules())); got != "[stop.a:1]" {
 		t.Errorf("a stopped watcher applied a change: %s", got)
+	}
+}
+
+// The slow-writer drill of issue 9 end to end, on real time: the writer
+// truncates the file, writes a rule without its count, pauses, then writes
+// the count. With the default settle interval (2 s, twenty times the pause)
+// no set with a count-0 rule is ever applied, and the complete file is.
+func TestWatchSlowWriterDrill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules.toml")
+	st.WriteFile(t, path, st.FlowTOML("a", 2000))
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var applied []string
+	record := func(s rules.Set) error {
+		mu.Lock()
+		defer mu.Unlock()
+		applied = append(applied, fmt.Sprint(st.FlowResources(s.Flow)))
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log st.LogRecorder
+	w, err := datasource.Watch(ctx, file.New(path, file.WithPollInterval(5*time.Millisecond)),
+		datasource.WithApplier(record), datasource.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 3
+	for round := range rounds {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "[[flow]]\nresource = %q\ngrade = \"qps\"\n", "a")
+		time.Sleep(100 * time.Millisecond)
+		fmt.Fprintf(f, "count = %d\n", 2001+round)
+		f.Close()
+		time.Sleep(50 * time.Millisecond)
+	}
+	want := fmt.Sprint([]string{fmt.Sprintf("a:%d", 2000+rounds)})
+	st.WaitUntil(t, "the last complete file is applied", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(applied) > 0 && applied[len(applied)-1] == want
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(applied) != fmt.Sprint([]string{"[a:2000]", want}) {
+		t.Errorf("applied %v, want the file at start and the last complete write only", applied)
+	}
+	if w.Rejected() != 0 {
+		t.Errorf("Rejected = %d: a file being written was read as rules (%v)", w.Rejected(), w.LastError())
+	}
+}
+
+// A rules file over the size limit at start is an error naming the file and
+// its size; nothing is applied.
+func TestWatchRefusesOversizedFileAtStart(t *testing.T) {
+	st.ResetRules(t)
+	path := filepath.Join(t.TempDir(), "rules.toml")
+	content := st.FlowTOML("big.a", 1) + "# " + strings.Repeat("x", 200) + "\n"
+	st.WriteFile(t, path, content)
+	var log st.LogRecorder
+	_, err := datasource.Watch(context.Background(), testSource(path, file.WithMaxSize(100)), datasource.WithLogger(log.Logger()))
+	want := fmt.Sprintf("%s: file is %d bytes: over the size limit of 100 bytes", path, len(content))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Watch = %v, want an error containing %q", err, want)
+	}
+	if len(sentinel.FlowRules()) != 0 {
+		t.Errorf("rules were applied: %v", sentinel.FlowRules())
 	}
 }
