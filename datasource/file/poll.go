@@ -103,7 +103,7 @@ func (p *poller) poll(now time.Time, push func([]rules.Document), report func(er
 		p.fail(report, fmt.Sprintf("file is %d bytes", info.Size()), p.overLimit())
 		return p.interval
 	}
-	data, err := readAtMost(p.path, p.maxSize)
+	data, err := readAtMost(p.path, info.Size(), p.maxSize)
 	if err != nil {
 		p.fail(report, "cannot read the rules file", err)
 		return p.interval
@@ -155,21 +155,33 @@ func (p *poller) overLimit() error {
 }
 
 // readAtMost reads the file at path, refusing it when it holds more than max
-// bytes: it may have grown since the stat.
-func readAtMost(path string, max int64) ([]byte, error) {
+// bytes: it may have grown since the stat said size. The buffer is sized
+// from the stat, so a file is read with one allocation.
+func readAtMost(path string, size, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// One byte beyond the expected size, so the read that finds the end
+	// needs no room of its own.
+	buf := make([]byte, 0, min(size, max)+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return nil, fmt.Errorf("grew past %d bytes while read: %w (raise it with file.WithMaxSize)", max, errTooBig)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("grew past %d bytes while read: %w (raise it with file.WithMaxSize)", max, errTooBig)
-	}
-	return data, nil
 }
 
 // fail reports a problem with the file, once per distinct problem.
