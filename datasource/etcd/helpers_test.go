@@ -105,7 +105,7 @@ func (a *appliedSets) waitCount(t *testing.T, n int) []rules.Set {
 	}
 }
 
-// watch starts rules.Watch on src with a capturing applier; the watch ends
+// watch starts datasource.Watch on src with a capturing applier; the watch ends
 // with the test.
 func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) (*datasource.Watcher, *appliedSets) {
 	t.Helper()
@@ -116,14 +116,14 @@ func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) 
 	return w, applied
 }
 
-// startWatcher runs rules.Watch and stops it at the end of the test.
+// startWatcher runs datasource.Watch and stops it at the end of the test.
 func startWatcher(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) *datasource.Watcher {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := datasource.Watch(ctx, src, opts...)
 	if err != nil {
 		cancel()
-		t.Fatalf("rules.Watch: %v", err)
+		t.Fatalf("datasource.Watch: %v", err)
 	}
 	t.Cleanup(func() {
 		cancel()

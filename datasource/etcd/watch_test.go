@@ -246,7 +246,7 @@ func TestWatchFailsAtStartWhenEtcdDoesNotAnswer(t *testing.T) {
 	if err == nil {
 		cancel()
 		<-w.Done()
-		t.Fatal("rules.Watch started with etcd down, want an error")
+		t.Fatal("datasource.Watch started with etcd down, want an error")
 	}
 	if !strings.Contains(err.Error(), "etcd:"+ordersKey) || !strings.Contains(err.Error(), "read failed") {
 		t.Errorf("error %q, want it to name the source and the failed read", err)
