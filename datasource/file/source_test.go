@@ -93,10 +93,10 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
-// TestFileSourceSeesRewriteWithSameSizeAndMtime rewrites the file in place
+// TestSourceSeesRewriteWithSameSizeAndMtime rewrites the file in place
 // with content of the same length and puts the old mtime back: only the
 // content hash can tell.
-func TestFileSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
+func TestSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# version 1\n")
 	r := runNew(t, path)
@@ -127,7 +127,7 @@ func TestFileSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
 	}
 }
 
-func TestFileSourcePushesOnlyWhenContentChanges(t *testing.T) {
+func TestSourcePushesOnlyWhenContentChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# v1\n")
 	r := runNew(t, path)
@@ -152,7 +152,7 @@ func TestFileSourcePushesOnlyWhenContentChanges(t *testing.T) {
 	}
 }
 
-func TestFileSourceReportsProblemsOnce(t *testing.T) {
+func TestSourceReportsProblemsOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# v1\n")
 	r := runNew(t, path)
@@ -205,7 +205,7 @@ func sampleSet() rules.Set {
 	}
 }
 
-func TestFileSourceWrite(t *testing.T) {
+func TestSourceWrite(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		file      string
@@ -247,7 +247,7 @@ func TestFileSourceWrite(t *testing.T) {
 	}
 }
 
-func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
+func TestSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "real.json")
 	handWritten := "[ {\"resource\": \"w.a\", \"grade\": 1, \"count\": 5} ]\n"
@@ -283,7 +283,7 @@ func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 	}
 }
 
-func TestFileSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
+func TestSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "flow.json")
 	original := "[]\n"
 	write(t, path, original)
@@ -297,7 +297,7 @@ func TestFileSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
 	}
 }
 
-func TestFileSourceWriteEmptySet(t *testing.T) {
+func TestSourceWriteEmptySet(t *testing.T) {
 	for _, name := range []string{"rules.toml", "rules.json"} {
 		path := filepath.Join(t.TempDir(), name)
 		write(t, path, "")
