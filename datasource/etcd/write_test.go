@@ -73,6 +73,15 @@ func TestWriteLosesToAConcurrentWriterWithErrConflict(t *testing.T) {
 	if got := flowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{20}) {
 		t.Fatalf("re-read %v, want [20]", got)
 	}
+	// The push is applied before the source takes its documents as Write's
+	// base, so a write racing a push fails its compare instead of undoing
+	// the newer rules; the retry waits for the base to move.
+	_, rev := get(t, mine.client, key)
+	waitUntil(t, "the re-read documents are Write's base", func() bool {
+		mine.mu.Lock()
+		defer mine.mu.Unlock()
+		return mine.baseRev >= rev
+	})
 	if err := mine.Write(context.Background(), flowSet(30)); err != nil {
 		t.Fatalf("Write after re-reading: %v", err)
 	}
