@@ -38,7 +38,7 @@ func stampOf(info fs.FileInfo) fileStamp {
 	return fileStamp{size: info.Size(), mtime: info.ModTime().UnixNano(), dev: dev, ino: ino}
 }
 
-// sameFile reports whether a and b are the same inode; false when the
+// sameFile reports whether a and b are the same inode; true when the
 // platform gives no inode (then no change looks like a rename).
 func (a fileStamp) sameFile(b fileStamp) bool {
 	return a.ino == 0 || (a.dev == b.dev && a.ino == b.ino)
