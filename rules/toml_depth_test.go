@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,22 @@ func BenchmarkParseDeepTOML(b *testing.B) {
 	for b.Loop() {
 		if _, err := Parse(Document{Name: "deep.toml", Data: deep}); err == nil {
 			b.Fatal("deep document accepted")
+		}
+	}
+}
+
+// BenchmarkCheckTOMLDepth is the pre-scan's share of parsing an ordinary
+// rule file (BenchmarkParseTOML parses the same file).
+func BenchmarkCheckTOMLDepth(b *testing.B) {
+	data, err := os.ReadFile("testdata/orders.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkTOMLDepth("orders.toml", data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
