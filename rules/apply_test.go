@@ -40,7 +40,7 @@ func TestApplyAndCurrent(t *testing.T) {
 // puts all kinds in force or none.
 func TestApplyIsAtomic(t *testing.T) {
 	clearRuntimeRules(t)
-	good, err := parseText("good.toml", "[[flow]]\nresource = 'a'\ncount = 10\n[[degrade]]\nresource = 'a'\ntimeWindow = 5\n")
+	good, err := parseText("good.toml", "[[flow]]\nresource = 'a'\ncount = 10\n[[degrade]]\nresource = 'a'\ntimeWindow = 5\ncount = 100\n")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,5 +31,7 @@
 // returns the rules of the files that read cleanly beside the errors of the
 // others, for tools that check what they can; such a partial set is
 // reported, never applied. Watching sources for changes and writing rules
-// back is done by Watch, FileSource and Persist in this package.
+// back belong to package datasource (with datasource/file and the nested
+// module datasource/etcd), as Sentinel's data sources sit apart from its
+// rule managers.
 package rules

@@ -349,6 +349,7 @@ func (d *decoder) decodeFlow(rec *record) (runtime.FlowRule, ruleSites) {
 	r := defaultFlowRule()
 	d.sites, d.failed = ruleSites{}, map[string]bool{}
 	d.decode(rec, "", "", func(e entry) string { return decodeField(d, flowFields, e, &r) })
+	d.requireCount(rec, "blocks every call")
 	return r, d.sites
 }
 
@@ -361,7 +362,26 @@ func (d *decoder) decodeDegrade(rec *record) (runtime.DegradeRule, ruleSites) {
 		d.fail(s.pos, s.key, fmt.Sprintf("applies to grade %q only; for grade %q use count",
 			degradeGradeEnum.word(int64(runtime.DegradeSlowRatio)), degradeGradeEnum.word(int64(r.Grade))))
 	}
+	d.requireCount(rec, "opens the breaker on the first slow call or error")
 	return r, d.sites
+}
+
+// requireCount refuses a native rule that leaves out its threshold. A rule
+// read while its file is half written ([[flow]] and resource, count not yet
+// there) must not go into force as count 0, and nobody means 0 by leaving
+// the field out: 0 has to be written. Sentinel JSON keeps Sentinel's reading
+// (a missing count is 0, as Jackson leaves the double), with a warning, so a
+// document a Java service reads the same way still loads. effect says what 0
+// does to the rule's kind.
+func (d *decoder) requireCount(rec *record, effect string) {
+	if _, ok := d.sites["Count"]; ok {
+		return
+	}
+	if d.native {
+		d.fail(fieldPosition(rec.pos, "count"), "count", "missing; every rule needs its threshold (write count = 0 if you mean one that "+effect+")")
+		return
+	}
+	d.warn(fieldPosition(rec.pos, "count"), "count", "missing; read as 0, as Sentinel does: the rule "+effect)
 }
 
 // addRule reads item, a rule of kind k, into the set with its position and

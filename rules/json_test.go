@@ -134,7 +134,7 @@ func repeat(s string, n int) string {
 }
 
 func TestJSONOddKeysArePathsToo(t *testing.T) {
-	s := mustParseText(t, "flow.json", `[{"resource": "a", "": 1, "a b": 2, "x.y": 3}]`)
+	s := mustParseText(t, "flow.json", `[{"resource": "a", "count": 1, "": 1, "a b": 2, "x.y": 3}]`)
 	checkTexts(t, "warnings", warningTexts(s), []string{
 		`flow.json:1: [0][""]: unknown field, ignored`,
 		`flow.json:1: [0]["a b"]: a b: unknown field, ignored`,
@@ -163,4 +163,22 @@ func TestJSONWideFlowID(t *testing.T) {
 		s.Flow[0].ClusterConfig.ThresholdType != runtime.AvgLocal {
 		t.Fatalf("rule = %+v", s.Flow[0])
 	}
+}
+
+// Sentinel JSON keeps Sentinel's reading of a rule without count (Jackson
+// leaves the double at 0, which Sentinel accepts), so a document shared with
+// Java services loads the same way here; the reader is warned, since such a
+// rule blocks every call or trips at once.
+func TestJSONMissingCountIsZeroWithWarning(t *testing.T) {
+	s := mustParseText(t, "orders-flow.json", `[{"resource": "a"}]`)
+	if len(s.Flow) != 1 || s.Flow[0].Count != 0 {
+		t.Fatalf("flow = %+v, want one rule with count 0", s.Flow)
+	}
+	checkTexts(t, "warnings", warningTexts(s), []string{
+		`orders-flow.json:1: [0].count: missing; read as 0, as Sentinel does: the rule blocks every call`,
+	})
+	s = mustParseText(t, "orders-degrade.json", `[{"resource": "a", "timeWindow": 1}]`)
+	checkTexts(t, "warnings", warningTexts(s), []string{
+		`orders-degrade.json:1: [0].count: missing; read as 0, as Sentinel does: the rule opens the breaker on the first slow call or error`,
+	})
 }

@@ -32,13 +32,13 @@ func flowResourceNames(s Set) []string {
 // given.
 func TestLoadAllDirectoriesAndFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeRuleFile(t, filepath.Join(dir, "b.toml"), "[[flow]]\nresource = 'b'\n")
-	writeRuleFile(t, filepath.Join(dir, "a-flow.json"), `[{"resource": "a"}]`)
-	writeRuleFile(t, filepath.Join(dir, "c.TOML"), "[[flow]]\nresource = 'c'\n")
+	writeRuleFile(t, filepath.Join(dir, "b.toml"), "[[flow]]\nresource = 'b'\ncount = 1\n")
+	writeRuleFile(t, filepath.Join(dir, "a-flow.json"), `[{"resource": "a", "count": 1}]`)
+	writeRuleFile(t, filepath.Join(dir, "c.TOML"), "[[flow]]\nresource = 'c'\ncount = 1\n")
 	writeRuleFile(t, filepath.Join(dir, "notes.txt"), "not rules")
 	writeRuleFile(t, filepath.Join(dir, "sub", "d.toml"), "[[flow]]\nresource = 'd'\n")
 	extra := filepath.Join(t.TempDir(), "extra.rules") // named explicitly: read whatever its extension
-	writeRuleFile(t, extra, "[[flow]]\nresource = 'e'\n[[degrade]]\nresource = 'e'\ntimeWindow = 1\n")
+	writeRuleFile(t, extra, "[[flow]]\nresource = 'e'\ncount = 1\n[[degrade]]\nresource = 'e'\ntimeWindow = 1\ncount = 1\n")
 
 	s, err := LoadAll(extra, dir)
 	if err != nil {
@@ -47,7 +47,7 @@ func TestLoadAllDirectoriesAndFiles(t *testing.T) {
 	if got, want := flowResourceNames(s), []string{"e", "a", "b", "c"}; !slices.Equal(got, want) {
 		t.Fatalf("flow resources = %v, want %v", got, want)
 	}
-	if len(s.Degrade) != 1 || s.DegradeAt[0] != (Position{File: extra, Line: 3}) {
+	if len(s.Degrade) != 1 || s.DegradeAt[0] != (Position{File: extra, Line: 4}) {
 		t.Errorf("degrade = %+v at %v", s.Degrade, s.DegradeAt)
 	}
 	if got := s.FlowAt[1]; got != (Position{File: filepath.Join(dir, "a-flow.json"), Line: 1, Path: "[0]"}) {
@@ -61,7 +61,7 @@ func TestLoadAllDirectoriesAndFiles(t *testing.T) {
 func TestLoadAllReportsEveryFile(t *testing.T) {
 	dir := t.TempDir()
 	writeRuleFile(t, filepath.Join(dir, "1.toml"), "[[flow]]\nresource = 'a'\ncount = -1\n")
-	writeRuleFile(t, filepath.Join(dir, "2.toml"), "[[flow]]\nresource = 'ok'\n")
+	writeRuleFile(t, filepath.Join(dir, "2.toml"), "[[flow]]\nresource = 'ok'\ncount = 1\n")
 	writeRuleFile(t, filepath.Join(dir, "3-degrade.json"), `[{"resource": "b", "timeWindow": "x"}]`)
 	missing := filepath.Join(dir, "missing.toml")
 

@@ -15,6 +15,9 @@ var tomlKinds = []string{string(KindFlow), string(KindDegrade)}
 // parseTOML reads the native format: [[flow]] and [[degrade]] arrays of
 // tables. Unknown keys are errors, so a typo cannot silently drop a setting.
 func parseTOML(name string, data []byte) (Set, error) {
+	if err := checkTOMLDepth(name, data); err != nil {
+		return Set{}, err
+	}
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError

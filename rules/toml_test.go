@@ -48,8 +48,8 @@ func TestEnumSpellings(t *testing.T) {
 		{"thresholdType", `0`, `0`, "", threshold, 0},
 	}
 	for _, c := range flowCases {
-		tomlText := "[[flow]]\nresource = \"r\"\n" + c.extra + "\n"
-		jsonFields := `"resource": "r"`
+		tomlText := "[[flow]]\nresource = \"r\"\ncount = 1\n" + c.extra + "\n"
+		jsonFields := `"resource": "r", "count": 1`
 		if c.extra != "" {
 			k, v, _ := strings.Cut(c.extra, " = ")
 			jsonFields += `, "` + k + `": ` + v
@@ -102,6 +102,7 @@ warmUpPeriod = "1m30s"
 maxQueueingTime = "1.5s"
 statInterval = "500ms"
 clusterConfig = { windowInterval = "2s" }
+count = 10
 
 [[degrade]]
 resource = "a"
@@ -151,79 +152,87 @@ func TestTOMLErrors(t *testing.T) {
 		text string
 		want []string
 	}{
-		{"unknown key with suggestion", "[[flow]]\nresource = 'a'\ncout = 3\n",
+		{"unknown key with suggestion", "[[flow]]\nresource = 'a'\ncout = 3\ncount = 1\n",
 			[]string{`e.toml:3: cout: unknown field; did you mean "count"?`}},
-		{"key of another case", "[[flow]]\nresource = 'a'\nRefResource = 'b'\nstrategy = 'relate'\n",
+		{"key of another case", "[[flow]]\nresource = 'a'\nRefResource = 'b'\nstrategy = 'relate'\ncount = 1\n",
 			[]string{`e.toml:1: refResource: is required for strategy "relate" and "chain": name the related resource or the entrance`,
 				`e.toml:3: RefResource: unknown field; did you mean "refResource"?`}},
-		{"Sentinel-only key is unknown in TOML", "[[flow]]\nresource = 'a'\nlimitApp = 'default'\n",
+		{"Sentinel-only key is unknown in TOML", "[[flow]]\nresource = 'a'\nlimitApp = 'default'\ncount = 1\n",
 			[]string{`e.toml:3: limitApp: unknown field`}},
-		{"unknown key in cluster config", "[[flow]]\nresource = 'a'\nclusterConfig = { flowID = 3 }\n",
+		{"unknown key in cluster config", "[[flow]]\nresource = 'a'\nclusterConfig = { flowID = 3 }\ncount = 1\n",
 			[]string{`e.toml:3: clusterConfig.flowID: unknown field; did you mean "flowId"?`}},
-		{"two spellings of one field", "[[flow]]\nresource = 'a'\nstatIntervalMs = 500\nstatInterval = '500ms'\n",
+		{"two spellings of one field", "[[flow]]\nresource = 'a'\nstatIntervalMs = 500\nstatInterval = '500ms'\ncount = 1\n",
 			[]string{`e.toml:4: statInterval: sets the same field as statIntervalMs (e.toml:3); keep one of them`}},
 		{"slowCall and count", "[[degrade]]\nresource = 'a'\ncount = 100\nslowCall = '100ms'\ntimeWindow = 1\n",
 			[]string{`e.toml:4: slowCall: sets the same field as count (e.toml:3); keep one of them`}},
 		{"string for a number", "[[flow]]\nresource = 'a'\ncount = \"abc\"\n",
 			[]string{`e.toml:3: count: want a number, found string "abc"`}},
-		{"number for a string", "[[flow]]\nresource = 7\n",
+		{"number for a string", "[[flow]]\nresource = 7\ncount = 1\n",
 			[]string{`e.toml:2: resource: want a string, found integer 7`}},
-		{"string for a boolean", "[[flow]]\nresource = 'a'\nclusterMode = 'yes'\n",
+		{"string for a boolean", "[[flow]]\nresource = 'a'\nclusterMode = 'yes'\ncount = 1\n",
 			[]string{`e.toml:3: clusterMode: want true or false, found string "yes"`}},
 		{"date for a number", "[[flow]]\nresource = 'a'\ncount = 1979-05-27\n",
 			[]string{`e.toml:3: count: want a number, found a date or time`}},
-		{"fraction for an integer", "[[flow]]\nresource = 'a'\nwarmUpPeriodSec = 1.5\n",
+		{"fraction for an integer", "[[flow]]\nresource = 'a'\nwarmUpPeriodSec = 1.5\ncount = 1\n",
 			[]string{`e.toml:3: warmUpPeriodSec: 1.5 is not a whole number`}},
-		{"integer out of range", "[[flow]]\nresource = 'a'\nmaxQueueingTimeMs = 3000000000\n",
+		{"integer out of range", "[[flow]]\nresource = 'a'\nmaxQueueingTimeMs = 3000000000\ncount = 1\n",
 			[]string{`e.toml:3: maxQueueingTimeMs: 3000000000 is out of range (-2147483648..2147483647)`}},
-		{"relate to itself", "[[flow]]\nresource = 'a'\nstrategy = 'relate'\nrefResource = 'a'\n",
+		{"relate to itself", "[[flow]]\nresource = 'a'\nstrategy = 'relate'\nrefResource = 'a'\ncount = 1\n",
 			[]string{`e.toml:4: refResource: must name another resource for strategy "relate"`}},
-		{"duration out of range", "[[flow]]\nresource = 'a'\nwarmUpPeriod = '1000000h'\n",
+		{"duration out of range", "[[flow]]\nresource = 'a'\nwarmUpPeriod = '1000000h'\ncount = 1\n",
 			[]string{`e.toml:3: warmUpPeriod: "1000000h" is out of range (at most 2147483647 seconds)`}},
 		{"negative count", "[[flow]]\nresource = 'a'\ncount = -3\n",
 			[]string{`e.toml:3: count: -3 must be a finite number >= 0`}},
 		{"infinite count", "[[flow]]\nresource = 'a'\ncount = inf\n",
 			[]string{`e.toml:3: count: +Inf must be a finite number >= 0`}},
-		{"unknown enum word", "[[flow]]\nresource = 'a'\ngrade = 'qpss'\n",
+		{"unknown enum word", "[[flow]]\nresource = 'a'\ngrade = 'qpss'\ncount = 1\n",
 			[]string{`e.toml:3: grade: "qpss" is not a flow grade; use "concurrency" (0) or "qps" (1) (did you mean "qps"?)`}},
-		{"enum number out of range", "[[flow]]\nresource = 'a'\ncontrolBehavior = 4\n",
+		{"enum number out of range", "[[flow]]\nresource = 'a'\ncontrolBehavior = 4\ncount = 1\n",
 			[]string{`e.toml:3: controlBehavior: 4 is not a control behavior; use "reject" (0), "warmUp" (1), "rateLimiter" (2) or "warmUpRateLimiter" (3)`}},
-		{"enum of the wrong type", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\ngrade = true\n",
+		{"enum of the wrong type", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\ngrade = true\ncount = 1\n",
 			[]string{`e.toml:4: grade: want "slowRatio" (0), "errorRatio" (1) or "errorCount" (2), found boolean true`}},
-		{"a bad value causes no follow-up errors", "[[flow]]\nresource = 'a'\ngrade = 'qpss'\ncontrolBehavior = 'warmUp'\n",
+		{"a bad value causes no follow-up errors", "[[flow]]\nresource = 'a'\ngrade = 'qpss'\ncontrolBehavior = 'warmUp'\ncount = 1\n",
 			[]string{`e.toml:3: grade: "qpss" is not a flow grade; use "concurrency" (0) or "qps" (1) (did you mean "qps"?)`}},
-		{"duration not whole seconds", "[[flow]]\nresource = 'a'\nwarmUpPeriod = '1500ms'\n",
+		{"duration not whole seconds", "[[flow]]\nresource = 'a'\nwarmUpPeriod = '1500ms'\ncount = 1\n",
 			[]string{`e.toml:3: warmUpPeriod: "1500ms" is not a whole number of seconds`}},
-		{"duration not whole milliseconds", "[[flow]]\nresource = 'a'\nstatInterval = '1.5ms'\n",
+		{"duration not whole milliseconds", "[[flow]]\nresource = 'a'\nstatInterval = '1.5ms'\ncount = 1\n",
 			[]string{`e.toml:3: statInterval: "1.5ms" is not a whole number of milliseconds`}},
-		{"number for a duration", "[[flow]]\nresource = 'a'\nstatInterval = 500\n",
+		{"number for a duration", "[[flow]]\nresource = 'a'\nstatInterval = 500\ncount = 1\n",
 			[]string{`e.toml:3: statInterval: want a duration string such as "500ms" (for a number use statIntervalMs), found integer 500`}},
-		{"bad duration", "[[degrade]]\nresource = 'a'\ntimeWindowDuration = 'ten seconds'\n",
+		{"bad duration", "[[degrade]]\nresource = 'a'\ntimeWindowDuration = 'ten seconds'\ncount = 1\n",
 			// The refused value is not reported again as a missing time window.
 			[]string{`e.toml:3: timeWindowDuration: "ten seconds" is not a duration; write e.g. "10s"`}},
-		{"negative duration", "[[flow]]\nresource = 'a'\nmaxQueueingTime = '-1s'\n",
+		{"negative duration", "[[flow]]\nresource = 'a'\nmaxQueueingTime = '-1s'\ncount = 1\n",
 			[]string{`e.toml:3: maxQueueingTime: "-1s" must not be negative`}},
 		{"slowCall for another grade", "[[degrade]]\nresource = 'a'\nslowCall = '100ms'\ngrade = 'errorCount'\ntimeWindow = 1\n",
 			[]string{`e.toml:3: slowCall: applies to grade "slowRatio" only; for grade "errorCount" use count`}},
 		{"missing resource and time window", "[[degrade]]\ncount = 1\n",
 			[]string{`e.toml:1: resource: is empty; name the resource the rule guards`,
 				`e.toml:1: timeWindow: 0 must be > 0 (seconds the breaker stays open; required)`}},
-		{"behaviour needs QPS", "[[flow]]\nresource = 'a'\ngrade = 'concurrency'\ncontrolBehavior = 'rateLimiter'\n",
+		{"behaviour needs QPS", "[[flow]]\nresource = 'a'\ngrade = 'concurrency'\ncontrolBehavior = 'rateLimiter'\ncount = 1\n",
 			[]string{`e.toml:4: controlBehavior: other than "reject" needs grade "qps"`}},
 		{"error ratio above one", "[[degrade]]\nresource = 'a'\ngrade = 'errorRatio'\ncount = 1.5\ntimeWindow = 1\n",
 			[]string{`e.toml:4: count: 1.5 must be an error ratio between 0 and 1`}},
-		{"interval with no even split", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\nstatIntervalMs = 1009\n",
+		{"interval with no even split", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\nstatIntervalMs = 1009\ncount = 1\n",
 			[]string{`e.toml:4: statIntervalMs: cannot be split into at most 600 equal buckets; use a rounder number`}},
-		{"interval for a related rule", "[[flow]]\nresource = 'a'\nstrategy = 'relate'\nrefResource = 'b'\nstatInterval = '2s'\n",
+		{"interval for a related rule", "[[flow]]\nresource = 'a'\nstrategy = 'relate'\nrefResource = 'b'\nstatInterval = '2s'\ncount = 1\n",
 			[]string{`e.toml:5: statInterval: can only be changed for strategy "direct"`}},
-		{"cluster mode needs a flow id", "[[flow]]\nresource = 'a'\nclusterMode = true\n",
+		{"cluster mode needs a flow id", "[[flow]]\nresource = 'a'\nclusterMode = true\ncount = 1\n",
 			[]string{`e.toml:1: clusterConfig.flowId: 0 must be > 0 in cluster mode (the id of the rule's budget in the token service)`}},
-		{"cluster mode needs QPS and direct", "[[flow]]\nresource = 'a'\ngrade = 0\nclusterMode = true\nclusterConfig = { flowId = -2 }\nstrategy = 'chain'\nrefResource = 'e'\n",
+		{"cluster mode needs QPS and direct", "[[flow]]\nresource = 'a'\ngrade = 0\nclusterMode = true\nclusterConfig = { flowId = -2 }\nstrategy = 'chain'\nrefResource = 'e'\ncount = 1\n",
 			[]string{`e.toml:4: clusterMode: needs grade "qps"`,
 				`e.toml:4: clusterMode: needs strategy "direct"`,
 				`e.toml:5: clusterConfig.flowId: -2 must be > 0 in cluster mode (the id of the rule's budget in the token service)`}},
-		{"cluster config not a table", "[[flow]]\nresource = 'a'\nclusterConfig = 3\n",
+		{"cluster config not a table", "[[flow]]\nresource = 'a'\nclusterConfig = 3\ncount = 1\n",
 			[]string{`e.toml:3: clusterConfig: want a table of flowId, thresholdType, fallbackToLocalWhenFail, windowIntervalMs, windowInterval, found integer 3`}},
+		// A half-written file ([[flow]] and resource, count not yet there)
+		// must not go into force as count 0 (issue 9: every call blocked).
+		{"flow without count", "[[flow]]\nresource = 'a'\ngrade = 'qps'\n",
+			[]string{`e.toml:1: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`}},
+		{"degrade without count", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\n",
+			[]string{`e.toml:1: count: missing; every rule needs its threshold (write count = 0 if you mean one that opens the breaker on the first slow call or error)`}},
+		{"inline-array rule without count", "flow = [{ resource = 'a' }]\n",
+			[]string{`e.toml:1: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`}},
 		{"unknown table", "[[flwo]]\nresource = 'a'\n",
 			[]string{`e.toml:1: flwo: unknown table; the native format has [[flow]] and [[degrade]]; did you mean [[flow]]?`}},
 		{"single table", "[flow]\nresource = 'a'\n",
@@ -235,6 +244,7 @@ func TestTOMLErrors(t *testing.T) {
 		{"every problem of every rule, in order", "[[flow]]\nresource = ''\ncount = -1\n\n[[degrade]]\nresource = 'b'\ntimeWindow = -1\nminRequestAmount = -2\n\n[[flow]]\nresource = 'c'\ncount = 'x'\n",
 			[]string{`e.toml:2: resource: is empty; name the resource the rule guards`,
 				`e.toml:3: count: -1 must be a finite number >= 0`,
+				`e.toml:5: count: missing; every rule needs its threshold (write count = 0 if you mean one that opens the breaker on the first slow call or error)`,
 				`e.toml:7: timeWindow: -1 must be > 0 (seconds the breaker stays open; required)`,
 				`e.toml:8: minRequestAmount: -2 must be >= 0 (0 means 5)`,
 				`e.toml:12: count: want a number, found string "x"`}},
@@ -304,10 +314,13 @@ windowIntervalMs = -1
 	checkTexts(t, "errors", errorTexts(err), []string{
 		`p.toml:4: count: -1 must be a finite number >= 0`,
 		`p.toml:9: note: unknown field`,
+		`p.toml:11: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`,
 		`p.toml:15: clusterConfig.flowId: -5 must be > 0 in cluster mode (the id of the rule's budget in the token service)`,
 		`p.toml:22: tags: unknown field`,
 		`p.toml:26: count: -2 must be a finite number >= 0`,
+		`p.toml:29: count: missing; every rule needs its threshold (write count = 0 if you mean one that opens the breaker on the first slow call or error)`,
 		`p.toml:31: timeWindow: want an integer, found a table`,
+		`p.toml:33: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`,
 		`p.toml:37: clusterConfig.windowIntervalMs: -1 must be between 1 and 3600000 (0 means 1000)`,
 	})
 	if len(s.Flow) != 0 {
@@ -327,6 +340,7 @@ windowIntervalMs = -1
 [[degrade]]
 resource = "c"
 timeWindow = 1
+count = 100
 `)
 	want := []Position{{File: "q.toml", Line: 2}, {File: "q.toml", Line: 4}}
 	if len(s.FlowAt) != 2 || s.FlowAt[0] != want[0] || s.FlowAt[1] != want[1] {
@@ -335,6 +349,6 @@ timeWindow = 1
 	if len(s.DegradeAt) != 1 || s.DegradeAt[0] != (Position{File: "q.toml", Line: 9}) {
 		t.Errorf("DegradeAt = %v", s.DegradeAt)
 	}
-	_, err = parseText("q.toml", "flow = [\n  { resource = 'a' },\n  { resource = 'b',\n    count = -2 },\n]\n")
+	_, err = parseText("q.toml", "flow = [\n  { resource = 'a', count = 1 },\n  { resource = 'b',\n    count = -2 },\n]\n")
 	checkTexts(t, "inline array", errorTexts(err), []string{`q.toml:4: count: -2 must be a finite number >= 0`})
 }

@@ -1,18 +1,20 @@
 // Package etcd is a rules source backed by etcd: it watches one key, or every
 // key under a prefix, and hands the documents stored there (the TOML and
-// Sentinel JSON formats of package rules) to rules.Watch, which validates
-// each update and keeps the last good rules in force when one is bad. It is
-// also a rules.WritableSource: rules.Persist writes rule changes made through
-// the runtime API back to etcd with a compare-and-swap on the revision.
+// Sentinel JSON formats of package rules) to datasource.Watch, which
+// validates each update and keeps the last good rules in force when one is
+// bad. It is also a datasource.WritableSource: Watcher.Persist writes rule
+// changes made through the runtime API back to etcd with a compare-and-swap
+// on the revision.
 //
 // A typical service:
 //
 //	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{"10.0.0.1:2379"}})
 //	...
 //	src := etcd.NewSource(cli, "/sentinel/orders/", etcd.WithPrefix())
-//	w, err := rules.Watch(ctx, src)   // fails if the rules in etcd are bad at start
+//	w, err := datasource.Watch(ctx, src) // fails if the rules in etcd are bad at start
 //	...
-//	stop := rules.Persist(src)        // optional: API changes go back to etcd
+//	stop, err := w.Persist() // optional: API changes go back to etcd
+//	...
 //	defer stop()
 //
 // While etcd is unreachable the rules in force stay as they are. The source

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -104,25 +105,25 @@ func (a *appliedSets) waitCount(t *testing.T, n int) []rules.Set {
 	}
 }
 
-// watch starts rules.Watch on src with a capturing applier; the watch ends
+// watch starts datasource.Watch on src with a capturing applier; the watch ends
 // with the test.
-func watch(t *testing.T, src rules.Source, opts ...rules.Option) (*rules.Watcher, *appliedSets) {
+func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) (*datasource.Watcher, *appliedSets) {
 	t.Helper()
 	applied := newAppliedSets()
-	opts = append([]rules.Option{rules.WithApplier(applied.apply), rules.WithLogger(testLogger(t)),
-		rules.WithInitialTimeout(waitTimeout)}, opts...)
+	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.apply), datasource.WithLogger(testLogger(t)),
+		datasource.WithInitialTimeout(waitTimeout)}, opts...)
 	w := startWatcher(t, src, opts...)
 	return w, applied
 }
 
-// startWatcher runs rules.Watch and stops it at the end of the test.
-func startWatcher(t *testing.T, src rules.Source, opts ...rules.Option) *rules.Watcher {
+// startWatcher runs datasource.Watch and stops it at the end of the test.
+func startWatcher(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) *datasource.Watcher {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	w, err := rules.Watch(ctx, src, opts...)
+	w, err := datasource.Watch(ctx, src, opts...)
 	if err != nil {
 		cancel()
-		t.Fatalf("rules.Watch: %v", err)
+		t.Fatalf("datasource.Watch: %v", err)
 	}
 	t.Cleanup(func() {
 		cancel()
@@ -151,7 +152,7 @@ func server(t *testing.T) (*etcdtest.Server, *clientv3.Client) {
 // settled waits until w has counted n applied updates. The applier runs
 // before the watcher counts an update and clears its LastError, so a test
 // that saw the applier called waits for this before checking either.
-func settled(t *testing.T, w *rules.Watcher, n uint64) {
+func settled(t *testing.T, w *datasource.Watcher, n uint64) {
 	t.Helper()
 	waitUntil(t, "the watcher has counted "+strconv.FormatUint(n, 10)+" updates", func() bool { return w.Applied() >= n })
 }

@@ -91,7 +91,7 @@ func WithRequestTimeout(d time.Duration) Option {
 }
 
 // WithLogger sets where the source logs losing and regaining etcd; the
-// default is slog.Default(). Rejected documents are logged by rules.Watch.
+// default is slog.Default(). Rejected documents are logged by datasource.Watch.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {

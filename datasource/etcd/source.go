@@ -3,7 +3,6 @@ package etcd
 import (
 	"cmp"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,8 +12,8 @@ import (
 )
 
 // Source reads rule documents from etcd and writes rule sets back. It
-// implements rules.Source and rules.WritableSource. A Source runs one Watch
-// at a time; Write may be called while it runs.
+// implements datasource.Source and datasource.WritableSource. A Source runs
+// one Watch at a time; Write may be called while it runs.
 type Source struct {
 	client *clientv3.Client
 	key    string
@@ -62,13 +61,6 @@ func (s *Source) String() string {
 		return docName(s.key) + "*"
 	}
 	return docName(s.key)
-}
-
-// Identity implements rules.Identified, so rules.Persist does not write back
-// the rules a watcher of this same key or prefix put in force: the endpoints
-// and the key (with "*" for a prefix) name the store.
-func (s *Source) Identity() string {
-	return strings.Join(s.client.Endpoints(), ",") + "|" + s.String()
 }
 
 // docName is the Document name of a key: positions in errors then read

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
@@ -21,7 +22,7 @@ var errUnreachable = errors.New("no etcd endpoint answers")
 // errWatchClosed is why a watch ended when etcd closed it without saying why.
 var errWatchClosed = errors.New("watch closed by etcd")
 
-// Watch implements rules.Source. It reads the key (or prefix) and pushes its
+// Watch implements datasource.Source. It reads the key (or prefix) and pushes its
 // documents, then watches from the next revision and pushes the full set
 // again after every change, until ctx ends; it then returns nil.
 //
@@ -29,7 +30,7 @@ var errWatchClosed = errors.New("watch closed by etcd")
 // re-established with backoff from the last revision seen, so every change
 // is pushed once. A compacted revision means changes may have been lost: the
 // source reads everything again and pushes it if any key changed. The first
-// failure of an outage is reported through rules.ReportError, so the
+// failure of an outage is reported through datasource.ReportError, so the
 // watcher's LastError says why updates stopped; the current documents are
 // pushed again once etcd answers, which clears it without reloading
 // anything.
@@ -268,5 +269,5 @@ func (l *watchLoop) fail(ctx context.Context, err error) {
 	l.failing = true
 	err = fmt.Errorf("%v: %w; the rules in force stay until etcd answers", s, err)
 	s.cfg.logger.Warn("etcd unavailable", "source", s.String(), "error", err.Error())
-	rules.ReportError(ctx, err)
+	datasource.ReportError(ctx, err)
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
-	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -53,7 +53,7 @@ func TestUpdateReachesTheRuntime(t *testing.T) {
 	key := "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdE2E","count":5}]`)
 
-	w := startWatcher(t, newTestSource(t, cli, key), rules.WithLogger(testLogger(t)), rules.WithInitialTimeout(waitTimeout))
+	w := startWatcher(t, newTestSource(t, cli, key), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
 	if got := runtimeCount(t, "etcdE2E"); got != 5 {
 		t.Fatalf("runtime flow count %v after start, want 5", got)
 	}
@@ -242,11 +242,11 @@ func TestWatchFailsAtStartWhenEtcdDoesNotAnswer(t *testing.T) {
 	src := newTestSource(t, cli, ordersKey, WithRequestTimeout(200*time.Millisecond))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := rules.Watch(ctx, src, rules.WithApplier(newAppliedSets().apply), rules.WithLogger(testLogger(t)))
+	w, err := datasource.Watch(ctx, src, datasource.WithApplier(newAppliedSets().apply), datasource.WithLogger(testLogger(t)))
 	if err == nil {
 		cancel()
 		<-w.Done()
-		t.Fatal("rules.Watch started with etcd down, want an error")
+		t.Fatal("datasource.Watch started with etcd down, want an error")
 	}
 	if !strings.Contains(err.Error(), "etcd:"+ordersKey) || !strings.Contains(err.Error(), "read failed") {
 		t.Errorf("error %q, want it to name the source and the failed read", err)

@@ -18,7 +18,7 @@ import (
 // its change.
 var ErrConflict = errors.New("rules in etcd changed since they were last read")
 
-// Write implements rules.WritableSource: it stores s in etcd, in one
+// Write implements datasource.WritableSource: it stores s in etcd, in one
 // transaction that commits only if every key it writes still has the mod
 // revision the source last saw (compare-and-swap), else it returns
 // ErrConflict and writes nothing.
@@ -41,7 +41,7 @@ func (s *Source) Write(ctx context.Context, set rules.Set) error {
 	defer s.writeMu.Unlock()
 	if _, ok := ctx.Deadline(); !ok {
 		// The client waits for etcd to come back; a caller without a
-		// deadline (rules.Persist) must not hang on an outage.
+		// deadline (datasource.Persist) must not hang on an outage.
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.requestTimeout)
 		defer cancel()

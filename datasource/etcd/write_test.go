@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -49,7 +50,7 @@ func TestWriteLosesToAConcurrentWriterWithErrConflict(t *testing.T) {
 	// Both read revision R; mine stops watching, so it still builds on R
 	// when the other instance writes.
 	ctx, stop := context.WithCancel(context.Background())
-	w, err := rules.Watch(ctx, mine, rules.WithApplier(func(rules.Set) error { return nil }))
+	w, err := datasource.Watch(ctx, mine, datasource.WithApplier(func(rules.Set) error { return nil }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +73,15 @@ func TestWriteLosesToAConcurrentWriterWithErrConflict(t *testing.T) {
 	if got := flowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{20}) {
 		t.Fatalf("re-read %v, want [20]", got)
 	}
+	// The push is applied before the source takes its documents as Write's
+	// base, so a write racing a push fails its compare instead of undoing
+	// the newer rules; the retry waits for the base to move.
+	_, rev := get(t, mine.client, key)
+	waitUntil(t, "the re-read documents are Write's base", func() bool {
+		mine.mu.Lock()
+		defer mine.mu.Unlock()
+		return mine.baseRev >= rev
+	})
 	if err := mine.Write(context.Background(), flowSet(30)); err != nil {
 		t.Fatalf("Write after re-reading: %v", err)
 	}
@@ -156,8 +166,11 @@ func TestPersistWritesRuntimeChangesBackToEtcd(t *testing.T) {
 	const key = "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdPersist","count":5}]`)
 	src := newTestSource(t, cli, key)
-	w := startWatcher(t, src, rules.WithLogger(testLogger(t)))
-	stop := rules.Persist(src, rules.WithLogger(testLogger(t)))
+	w := startWatcher(t, src, datasource.WithLogger(testLogger(t)))
+	stop, err := w.Persist(datasource.WithLogger(testLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer stop()
 
 	// A change through the runtime API lands in etcd and comes back

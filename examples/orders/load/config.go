@@ -42,8 +42,8 @@ type Config struct {
 	OnSecond func(Second)
 
 	// RulesInForce says the caller has already put createOrder's rules in
-	// force (for example from a rule file with rules.WatchFile), so the
-	// driver loads none of its own and the rule fields above are only
+	// force (for example from a rule file with datasource/file's Watch), so
+	// the driver loads none of its own and the rule fields above are only
 	// descriptive.
 	RulesInForce bool
 }

@@ -28,9 +28,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/examples/orders"
 	"github.com/sentinelgen/sentinelgen/examples/orders/load"
-	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -76,14 +77,14 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		watcher, err := rules.WatchFile(ctx, *rulesFile, rules.WithLogger(logger))
+		watcher, err := file.Watch(ctx, *rulesFile, datasource.WithLogger(logger))
 		if err != nil {
 			return err
 		}
 		cfg.RulesInForce = true
 		set := watcher.Property().Get()
-		fmt.Fprintf(out, "rules from %s (watched: edits apply within %v): %d flow, %d degrade\n",
-			*rulesFile, rules.DefaultPollInterval, len(set.Flow), len(set.Degrade))
+		fmt.Fprintf(out, "rules from %s (watched: a file renamed into place applies within %v, one written in place once unchanged for %v): %d flow, %d degrade\n",
+			*rulesFile, file.DefaultPollInterval, file.DefaultSettle, len(set.Flow), len(set.Degrade))
 	} else {
 		fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
 			cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)

@@ -1,4 +1,4 @@
-package rules_test
+package datasource_test
 
 import (
 	"context"
@@ -10,13 +10,42 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/datasource/file"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	sentinel "github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// Persist's tests read and write real files; the poll and settle intervals
+// are short so changes are seen in milliseconds.
+const (
+	testPoll   = 10 * time.Millisecond
+	testSettle = 30 * time.Millisecond
+)
+
+// watchFile watches path with the test intervals (and opts) and a recorded
+// log; the watcher stops when the test ends.
+func watchFile(t *testing.T, path string, opts ...file.Option) (*datasource.Watcher, *st.LogRecorder) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var log st.LogRecorder
+	opts = append([]file.Option{file.WithPollInterval(testPoll), file.WithSettle(testSettle)}, opts...)
+	w, err := datasource.Watch(ctx, file.New(path, opts...), datasource.WithLogger(log.Logger()))
+	if err != nil {
+		cancel()
+		t.Fatalf("Watch: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-w.Done()
+	})
+	return w, &log
+}
+
 // countingWriter passes writes to a real source and counts them.
 type countingWriter struct {
-	rules.WritableSource
+	datasource.WritableSource
 	writes atomic.Int64
 }
 
@@ -32,19 +61,23 @@ func fileHolds(path string, set rules.Set) bool {
 }
 
 func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	writeFile(t, path, flowTOML("persist.a", 1))
+	st.WriteFile(t, path, st.FlowTOML("persist.a", 1))
 	if err := os.Chmod(path, 0o640); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var log logRecorder
-	w, err := rules.WatchFile(ctx, path, rules.WithPollInterval(testPoll), rules.WithLogger(log.logger()))
+	var log st.LogRecorder
+	w, err := datasource.Watch(ctx, file.New(path, file.WithPollInterval(testPoll), file.WithSettle(testSettle)),
+		datasource.WithLogger(log.Logger()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop := rules.Persist(rules.FileSource(path), rules.WithLogger(log.logger()), rules.WithDebounce(5*time.Millisecond))
+	stop, err := w.Persist(datasource.WithLogger(log.Logger()), datasource.WithDebounce(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	for i := range 5 {
 		flow := []sentinel.FlowRule{
@@ -56,8 +89,8 @@ func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := rules.Current()
-		waitUntil(t, fmt.Sprintf("change %d is written", i), func() bool { return fileHolds(path, want) })
-		waitUntil(t, "the watcher reads the write back", func() bool { return w.Property().Get().Equal(want) })
+		st.WaitUntil(t, fmt.Sprintf("change %d is written", i), func() bool { return fileHolds(path, want) })
+		st.WaitUntil(t, "the watcher reads the write back", func() bool { return w.Property().Get().Equal(want) })
 	}
 	time.Sleep(5 * testPoll) // room for a loop to show
 	if w.Applied() != 1 || w.Rejected() != 0 {
@@ -82,7 +115,7 @@ func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
 	if err := sentinel.LoadRules(nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	w2, _ := startWatch(t, path)
+	w2, _ := watchFile(t, path)
 	if !rules.Current().Equal(persisted) {
 		t.Errorf("after restart the rules are %+v, want the persisted %+v", rules.Current(), persisted)
 	}
@@ -92,12 +125,12 @@ func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
 }
 
 func TestPersistWritesOncePerChange(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	writeFile(t, path, "# empty\n")
-	var log logRecorder
-	dest := &countingWriter{WritableSource: rules.FileSource(path)}
-	stop := rules.Persist(dest, rules.WithLogger(log.logger()), rules.WithDebounce(20*time.Millisecond))
+	st.WriteFile(t, path, "# empty\n")
+	var log st.LogRecorder
+	dest := &countingWriter{WritableSource: file.New(path)}
+	stop := datasource.Persist(dest, datasource.WithLogger(log.Logger()), datasource.WithDebounce(20*time.Millisecond))
 	defer stop()
 
 	flow := []sentinel.FlowRule{{Resource: "once.a", Grade: sentinel.FlowGradeQPS, Count: 4}}
@@ -106,7 +139,7 @@ func TestPersistWritesOncePerChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := rules.Current()
-	waitUntil(t, "the rules are written", func() bool { return fileHolds(path, want) })
+	st.WaitUntil(t, "the rules are written", func() bool { return fileHolds(path, want) })
 	time.Sleep(60 * time.Millisecond)
 	if n := dest.writes.Load(); n != 1 {
 		t.Errorf("LoadRules (two notifications) made %d writes, want 1", n)
@@ -119,22 +152,22 @@ func TestPersistWritesOncePerChange(t *testing.T) {
 	if n := dest.writes.Load(); n != 1 {
 		t.Errorf("reloading identical rules made %d writes in all, want still 1", n)
 	}
-	if infos := log.records(t, "INFO"); len(infos) != 1 || infos[0]["flow"] != 1.0 || infos[0]["degrade"] != 1.0 {
+	if infos := log.Records(t, "INFO"); len(infos) != 1 || infos[0]["flow"] != 1.0 || infos[0]["degrade"] != 1.0 {
 		t.Errorf("info records = %v, want one write with the counts", infos)
 	}
 }
 
 func TestPersistWritesPendingChangeOnStop(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	writeFile(t, path, flowTOML("flush.a", 1))
-	var log logRecorder
-	stop := rules.Persist(rules.FileSource(path), rules.WithLogger(log.logger()), rules.WithDebounce(time.Hour))
+	st.WriteFile(t, path, st.FlowTOML("flush.a", 1))
+	var log st.LogRecorder
+	stop := datasource.Persist(file.New(path), datasource.WithLogger(log.Logger()), datasource.WithDebounce(time.Hour))
 
 	if err := sentinel.LoadFlowRules([]sentinel.FlowRule{{Resource: "flush.a", Grade: sentinel.FlowGradeQPS, Count: 8}}); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(path); string(data) != flowTOML("flush.a", 1) {
+	if data, _ := os.ReadFile(path); string(data) != st.FlowTOML("flush.a", 1) {
 		t.Fatalf("written before the debounce passed:\n%s", data)
 	}
 	stop()
@@ -145,15 +178,15 @@ func TestPersistWritesPendingChangeOnStop(t *testing.T) {
 }
 
 func TestPersistIgnoresRulesFoundAtStart(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	if err := sentinel.LoadFlowRules([]sentinel.FlowRule{{Resource: "found.a", Grade: sentinel.FlowGradeQPS, Count: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	original := flowTOML("found.b", 9)
-	writeFile(t, path, original)
-	var log logRecorder
-	stop := rules.Persist(rules.FileSource(path), rules.WithLogger(log.logger()), rules.WithDebounce(time.Millisecond))
+	original := st.FlowTOML("found.b", 9)
+	st.WriteFile(t, path, original)
+	var log st.LogRecorder
+	stop := datasource.Persist(file.New(path), datasource.WithLogger(log.Logger()), datasource.WithDebounce(time.Millisecond))
 	time.Sleep(20 * time.Millisecond)
 	stop()
 	if data, _ := os.ReadFile(path); string(data) != original {
@@ -166,19 +199,22 @@ func TestPersistIgnoresRulesFoundAtStart(t *testing.T) {
 // notification now (here, reloading the same rules) must not write the older
 // rules over the newer file.
 func TestPersistDoesNotUndoNewerEdit(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	writeFile(t, path, flowTOML("undo.a", 1))
+	st.WriteFile(t, path, st.FlowTOML("undo.a", 1))
 	// A poll interval of an hour: the watcher reads the file at start only.
-	startWatch(t, path, rules.WithPollInterval(time.Hour))
-	var log logRecorder
-	// Persist knows the watcher read this very file by the source's path,
-	// so it is given a FileSource, not a wrapper.
-	stop := rules.Persist(rules.FileSource(path), rules.WithLogger(log.logger()), rules.WithDebounce(time.Millisecond))
+	w, _ := watchFile(t, path, file.WithPollInterval(time.Hour))
+	var log st.LogRecorder
+	// Watcher.Persist writes to the file the watcher reads, and knows which
+	// rules came from it.
+	stop, err := w.Persist(datasource.WithLogger(log.Logger()), datasource.WithDebounce(time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer stop()
 
-	newer := flowTOML("undo.a", 2)
-	writeFile(t, path, newer)
+	newer := st.FlowTOML("undo.a", 2)
+	st.WriteFile(t, path, newer)
 	if err := sentinel.LoadFlowRules(sentinel.FlowRules()); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +222,7 @@ func TestPersistDoesNotUndoNewerEdit(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != newer {
 		t.Errorf("the newer edit was overwritten:\n%s", data)
 	}
-	if infos := log.records(t, "INFO"); len(infos) != 0 {
+	if infos := log.Records(t, "INFO"); len(infos) != 0 {
 		t.Errorf("Persist logged writes of rules that came from the file itself: %v", infos)
 	}
 
@@ -195,21 +231,45 @@ func TestPersistDoesNotUndoNewerEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := rules.Current()
-	waitUntil(t, "the API change is written", func() bool { return fileHolds(path, want) })
+	st.WaitUntil(t, "the API change is written", func() bool { return fileHolds(path, want) })
 }
 
 func TestPersistLogsFailedWrite(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	path := filepath.Join(t.TempDir(), "no-such-dir", "rules.toml")
-	var log logRecorder
-	stop := rules.Persist(rules.FileSource(path), rules.WithLogger(log.logger()), rules.WithDebounce(time.Millisecond))
+	var log st.LogRecorder
+	stop := datasource.Persist(file.New(path), datasource.WithLogger(log.Logger()), datasource.WithDebounce(time.Millisecond))
 	defer stop()
 	if err := sentinel.LoadFlowRules([]sentinel.FlowRule{{Resource: "fail.a", Grade: sentinel.FlowGradeQPS, Count: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the failure is logged", func() bool { return len(log.records(t, "ERROR")) == 1 })
-	rec := log.records(t, "ERROR")[0]
+	st.WaitUntil(t, "the failure is logged", func() bool { return len(log.Records(t, "ERROR")) == 1 })
+	rec := log.Records(t, "ERROR")[0]
 	if rec["source"] != path || !strings.Contains(fmt.Sprint(rec["error"]), "no-such-dir") {
 		t.Errorf("error record = %v, want source %s and the cause", rec, path)
+	}
+}
+
+// readOnly is a Source that cannot be written to.
+type readOnly struct{}
+
+func (readOnly) Watch(ctx context.Context, push func([]rules.Document)) error {
+	push([]rules.Document{{Name: "ro.toml", Data: []byte("# no rules\n")}})
+	<-ctx.Done()
+	return nil
+}
+
+func TestWatcherPersistNeedsAWritableSource(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log st.LogRecorder
+	w, err := datasource.Watch(ctx, readOnly{}, datasource.WithApplier(func(rules.Set) error { return nil }),
+		datasource.WithLogger(log.Logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, err := w.Persist()
+	if err == nil || stop != nil || !strings.Contains(err.Error(), "cannot be written to") {
+		t.Errorf("Persist on a read-only source = %v, %v; want an error", stop != nil, err)
 	}
 }

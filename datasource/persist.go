@@ -1,43 +1,63 @@
-package rules
+package datasource
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-// Persist registers w as the place rule changes are saved to: after every
+// Persist registers dest as the place rule changes are saved to: after every
 // change made through the runtime API (runtime.LoadFlowRules,
 // LoadDegradeRules, LoadRules, rules.Apply) it writes the complete set in
-// force (Current) to w, so the rules survive a restart; it is Sentinel's
-// WritableDataSource registration.
+// force (rules.Current) to dest, so the rules survive a restart; it is
+// Sentinel's WritableDataSource registration.
 //
 // Changes are gathered for WithDebounce (50 ms by default), so one LoadRules
 // (a flow and a degrade notification) or a burst of calls makes one write.
-// Nothing is written when the rules equal the last set written, or the set a
-// Watcher of the same store (e.g. WatchFile on the same path) last put in
-// force: those are there already, and writing them back could undo a newer
-// edit the watcher has not read yet. The rules in force when Persist is
-// called are not written; only changes are. A failed write is logged at
-// Error level and retried with the next change.
+// Nothing is written when the rules equal the last set written. The rules in
+// force when Persist is called are not written; only changes are. A failed
+// write is logged at Error level and retried with the next change.
+//
+// For the store a Watcher reads, use Watcher.Persist instead: Persist does
+// not know where the rules in force came from, and would write the rules the
+// watcher just read back to their store, which may have moved on since.
 //
 // stop unregisters Persist and waits for a pending write to finish (a change
 // not yet written is written first). It must not be called from a rule
 // listener.
-func Persist(w WritableSource, opts ...Option) (stop func()) {
-	cfg := newConfig(opts)
+func Persist(dest WritableSource, opts ...PersistOption) (stop func()) {
+	return persist(dest, nil, opts)
+}
+
+// Persist is Persist(source, opts...) for the Source w reads, which must be
+// a WritableSource (the file and etcd sources are), with one difference: the
+// rules w last put in force from its source are never written back. They
+// are there already, and the store may have moved on since (a second edit
+// the watcher has not read yet), which a write-back would undo. Once w has
+// stopped, every change is written.
+func (w *Watcher) Persist(opts ...PersistOption) (stop func(), err error) {
+	dest, ok := w.src.(WritableSource)
+	if !ok {
+		return nil, fmt.Errorf("rules source %s cannot be written to (%T has no Write method)", w.name, w.src)
+	}
+	return persist(dest, w, opts), nil
+}
+
+// persist starts a persister writing to dest; watched, when not nil, is the
+// watcher of dest whose rules are not written back.
+func persist(dest WritableSource, watched *Watcher, opts []PersistOption) (stop func()) {
 	p := &persister{
-		dest:    w,
-		name:    sourceName(w),
-		cfg:     cfg,
+		dest:    dest,
+		name:    sourceName(dest),
+		watched: watched,
+		cfg:     newPersistConfig(opts),
 		changed: make(chan struct{}, 1),
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
-	}
-	if id, ok := w.(Identified); ok {
-		p.key = id.Identity()
 	}
 	unregisterFlow := runtime.OnFlowRulesChange(skipFirst(func([]runtime.FlowRule) { p.signal() }))
 	unregisterDegrade := runtime.OnDegradeRulesChange(skipFirst(func([]runtime.DegradeRule) { p.signal() }))
@@ -68,13 +88,13 @@ func skipFirst[T any](fn func([]T)) func([]T) {
 type persister struct {
 	dest    WritableSource
 	name    string
-	key     string
-	cfg     config
+	watched *Watcher // reads dest; nil for Persist
+	cfg     persistConfig
 	changed chan struct{} // holds one token while a change is unwritten
 	quit    chan struct{}
 	done    chan struct{}
 
-	last    Set
+	last    rules.Set
 	hasLast bool
 }
 
@@ -125,11 +145,11 @@ func (p *persister) flush() {
 
 // save writes the rules in force unless they are known to be there.
 func (p *persister) save() {
-	set := Current()
+	set := rules.Current()
 	if p.hasLast && p.last.Equal(set) {
 		return
 	}
-	if cameFrom(p.key, set) {
+	if p.watched != nil && p.watched.cameFromSource(set) {
 		p.last, p.hasLast = set, true
 		return
 	}

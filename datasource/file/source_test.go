@@ -1,4 +1,4 @@
-package rules
+package file
 
 import (
 	"bytes"
@@ -11,12 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-const fileTestPoll = 5 * time.Millisecond
+const (
+	fileTestPoll   = 5 * time.Millisecond
+	fileTestSettle = 20 * time.Millisecond
+)
 
-// sourceRun runs a FileWatchSource and collects what it pushes and reports.
+// sourceRun runs a Source and collects what it pushes and reports.
 type sourceRun struct {
 	pushes  chan string // the content of each push
 	reports chan error
@@ -24,23 +28,20 @@ type sourceRun struct {
 	done    chan struct{}
 }
 
-func runFileSource(t *testing.T, path string) *sourceRun {
+func runNew(t *testing.T, path string) *sourceRun {
 	t.Helper()
 	r := &sourceRun{pushes: make(chan string, 100), reports: make(chan error, 100), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
-	ctx = withReporter(ctx, func(err error) { r.reports <- err })
-	src := FileSource(path, WithPollInterval(fileTestPoll))
+	src := New(path, WithPollInterval(fileTestPoll), WithSettle(fileTestSettle))
 	go func() {
 		defer close(r.done)
-		if err := src.Watch(ctx, func(docs []Document) {
+		src.watch(ctx, func(docs []rules.Document) {
 			if len(docs) != 1 || docs[0].Name != path {
 				t.Errorf("pushed %d documents (%v), want the one file", len(docs), docs)
 			}
 			r.pushes <- string(docs[0].Data)
-		}); err != nil {
-			t.Errorf("Watch returned %v, want nil on cancel", err)
-		}
+		}, func(err error) { r.reports <- err })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -92,13 +93,13 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
-// TestFileSourceSeesRewriteWithSameSizeAndMtime rewrites the file in place
+// TestSourceSeesRewriteWithSameSizeAndMtime rewrites the file in place
 // with content of the same length and puts the old mtime back: only the
 // content hash can tell.
-func TestFileSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
+func TestSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# version 1\n")
-	r := runFileSource(t, path)
+	r := runNew(t, path)
 	if got := r.next(t); got != "# version 1\n" {
 		t.Fatalf("first push %q", got)
 	}
@@ -126,10 +127,10 @@ func TestFileSourceSeesRewriteWithSameSizeAndMtime(t *testing.T) {
 	}
 }
 
-func TestFileSourcePushesOnlyWhenContentChanges(t *testing.T) {
+func TestSourcePushesOnlyWhenContentChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# v1\n")
-	r := runFileSource(t, path)
+	r := runNew(t, path)
 	r.next(t)
 
 	later := time.Now().Add(time.Minute)
@@ -151,10 +152,10 @@ func TestFileSourcePushesOnlyWhenContentChanges(t *testing.T) {
 	}
 }
 
-func TestFileSourceReportsProblemsOnce(t *testing.T) {
+func TestSourceReportsProblemsOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rules.toml")
 	write(t, path, "# v1\n")
-	r := runFileSource(t, path)
+	r := runNew(t, path)
 	r.next(t)
 
 	if err := os.Remove(path); err != nil {
@@ -194,8 +195,8 @@ func TestFileSourceReportsProblemsOnce(t *testing.T) {
 }
 
 // sampleSet is a set of both kinds, as the runtime would hold it.
-func sampleSet() Set {
-	return Set{
+func sampleSet() rules.Set {
+	return rules.Set{
 		Flow: []runtime.FlowRule{
 			{Resource: "w.a", Grade: runtime.FlowGradeQPS, Count: 5},
 			{Resource: "w.b", Grade: runtime.FlowGradeConcurrency, Count: 2},
@@ -204,7 +205,7 @@ func sampleSet() Set {
 	}
 }
 
-func TestFileSourceWrite(t *testing.T) {
+func TestSourceWrite(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		file      string
@@ -221,7 +222,7 @@ func TestFileSourceWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			set := sampleSet()
-			if err := FileSource(path).Write(context.Background(), set); err != nil {
+			if err := New(path).Write(context.Background(), set); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(path)
@@ -231,7 +232,7 @@ func TestFileSourceWrite(t *testing.T) {
 			if len(data) == 0 || data[0] != tc.wantFirst {
 				t.Errorf("wrote %q, want a %s document", data, tc.name)
 			}
-			back, err := Load(path)
+			back, err := rules.Load(path)
 			if err != nil || !back.Equal(set) {
 				t.Errorf("reads back %+v, %v; want %+v", back, err, set)
 			}
@@ -246,7 +247,7 @@ func TestFileSourceWrite(t *testing.T) {
 	}
 }
 
-func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
+func TestSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "real.json")
 	handWritten := "[ {\"resource\": \"w.a\", \"grade\": 1, \"count\": 5} ]\n"
@@ -255,8 +256,8 @@ func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 	if err := os.Symlink("real.json", link); err != nil {
 		t.Fatal(err)
 	}
-	src := FileSource(link)
-	same, err := Load(link) // with Sentinel's defaults for the fields left out
+	src := New(link)
+	same, err := rules.Load(link) // with Sentinel's defaults for the fields left out
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 		t.Errorf("an equal set rewrote the file: %q", data)
 	}
 
-	changed := Set{Flow: append([]runtime.FlowRule(nil), same.Flow...)}
+	changed := rules.Set{Flow: append([]runtime.FlowRule(nil), same.Flow...)}
 	changed.Flow[0].Count = 6
 	if err := src.Write(context.Background(), changed); err != nil {
 		t.Fatal(err)
@@ -277,17 +278,17 @@ func TestFileSourceWriteKeepsEqualFileAndSymlink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("the symlink was replaced: %v, %v", fi, err)
 	}
-	if back, err := Load(target); err != nil || !back.Equal(changed) {
+	if back, err := rules.Load(target); err != nil || !back.Equal(changed) {
 		t.Errorf("target reads %+v, %v; want the changed set", back, err)
 	}
 }
 
-func TestFileSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
+func TestSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "flow.json")
 	original := "[]\n"
 	write(t, path, original)
-	degradeOnly := Set{Degrade: []runtime.DegradeRule{{Resource: "w.a", Grade: runtime.DegradeErrorCount, Count: 1, TimeWindowSec: 1}}}
-	err := FileSource(path).Write(context.Background(), degradeOnly)
+	degradeOnly := rules.Set{Degrade: []runtime.DegradeRule{{Resource: "w.a", Grade: runtime.DegradeErrorCount, Count: 1, TimeWindowSec: 1}}}
+	err := New(path).Write(context.Background(), degradeOnly)
 	if err == nil {
 		t.Fatal("wrote degrade rules into a file its name says holds flow rules")
 	}
@@ -296,21 +297,21 @@ func TestFileSourceWriteRefusesWhatDoesNotReadBack(t *testing.T) {
 	}
 }
 
-func TestFileSourceWriteEmptySet(t *testing.T) {
+func TestSourceWriteEmptySet(t *testing.T) {
 	for _, name := range []string{"rules.toml", "rules.json"} {
 		path := filepath.Join(t.TempDir(), name)
 		write(t, path, "")
-		if err := FileSource(path).Write(context.Background(), sampleSet()); err != nil {
+		if err := New(path).Write(context.Background(), sampleSet()); err != nil {
 			t.Fatal(err)
 		}
-		if err := FileSource(path).Write(context.Background(), Set{}); err != nil {
+		if err := New(path).Write(context.Background(), rules.Set{}); err != nil {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(path)
 		if len(bytes.TrimSpace(data)) == 0 {
 			t.Errorf("%s: no rules written as an empty file, which reads as a write in progress", name)
 		}
-		if back, err := Load(path); err != nil || len(back.Flow)+len(back.Degrade) != 0 {
+		if back, err := rules.Load(path); err != nil || len(back.Flow)+len(back.Degrade) != 0 {
 			t.Errorf("%s reads back %+v, %v; want no rules", name, back, err)
 		}
 	}

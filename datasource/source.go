@@ -1,16 +1,17 @@
-package rules
+package datasource
 
 import (
 	"context"
-	"errors"
 	"fmt"
+
+	"github.com/sentinelgen/sentinelgen/rules"
 )
 
 // Source delivers rule documents; it is the shape of Sentinel's
 // ReadableDataSource. Watch sends the current documents at once, then again
 // after every change, until ctx ends or an unrecoverable error. A source with
 // several documents (a directory, an etcd prefix) sends all of them each
-// time: the set is their merge.
+// time: the set is their merge (rules.ParseDocuments).
 //
 // An adapter for a configuration store must:
 //   - push the full current set of documents every time, never a partial
@@ -18,6 +19,8 @@ import (
 //     everything in force, so a missing document means "no rules from it";
 //   - push an empty list only when the store really holds no documents, never
 //     as a stand-in for "could not read" (that would lift every rule);
+//   - push a document only once it is complete: a file being written, a
+//     value being uploaded in parts, is not pushed until it is whole;
 //   - report a problem that is not a document (connection lost, key gone,
 //     file unreadable) with ReportError and keep watching, so the last good
 //     rules stay in force and the Watcher shows why nothing changes;
@@ -27,7 +30,7 @@ import (
 // A Source may implement fmt.Stringer; Watch uses String to name it in logs
 // and errors.
 type Source interface {
-	Watch(ctx context.Context, push func([]Document)) error
+	Watch(ctx context.Context, push func([]rules.Document)) error
 }
 
 // WritableSource persists a set back where it was read (Sentinel's
@@ -35,35 +38,7 @@ type Source interface {
 // Write must replace the stored set whole and atomically: a reader must see
 // the old set or the new one, never a mix or an empty store.
 type WritableSource interface {
-	Write(ctx context.Context, s Set) error
-}
-
-// ParseDocuments parses every document and merges the results in order, the
-// set a Source's push stands for. All documents are parsed even when one
-// fails, and every error is returned, joined.
-func ParseDocuments(docs []Document) (Set, error) {
-	set, err := parseEach(docs, Parse)
-	if err != nil {
-		return Set{}, err
-	}
-	return set, nil
-}
-
-// parseEach reads every item with parse, even after one fails, and returns
-// the merge, in order, of the sets parse returned, with the errors joined.
-// Parse and Load return an empty set with an error, so the merge holds the
-// items that read cleanly; loadPath returns the part of a directory that did.
-func parseEach[T any](items []T, parse func(T) (Set, error)) (Set, error) {
-	var (
-		set  Set
-		errs []error
-	)
-	for _, it := range items {
-		s, err := parse(it)
-		set = set.Merge(s)
-		errs = append(errs, err)
-	}
-	return set, errors.Join(errs...)
+	Write(ctx context.Context, s rules.Set) error
 }
 
 // reporterKey is the context key under which Watch hands a Source its

@@ -1,8 +1,12 @@
-package rules
+package datasource
 
-import "sync"
+import (
+	"sync"
 
-// Property holds the last good Set of a source and tells listeners about
+	"github.com/sentinelgen/sentinelgen/rules"
+)
+
+// Property holds the last good set of a source and tells listeners about
 // each new one; it is Sentinel's SentinelProperty. A Watcher keeps one per
 // source: rule managers other than the runtime (a dashboard, a metrics
 // exporter) listen to it instead of polling the source themselves.
@@ -13,20 +17,20 @@ type Property struct {
 	// mu guards value and set only, so Get from inside a listener does not
 	// wait on notify.
 	mu        sync.RWMutex
-	value     Set
+	value     rules.Set
 	set       bool // value was given by Update at least once
 	nextID    uint64
-	listeners map[uint64]func(Set)
+	listeners map[uint64]func(rules.Set)
 	order     []uint64
 }
 
 // NewProperty returns a Property that holds no value yet.
 func NewProperty() *Property {
-	return &Property{listeners: map[uint64]func(Set){}}
+	return &Property{listeners: map[uint64]func(rules.Set){}}
 }
 
 // Get returns the current value; the zero Set before the first Update.
-func (p *Property) Get() Set {
+func (p *Property) Get() rules.Set {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return p.value
@@ -34,9 +38,9 @@ func (p *Property) Get() Set {
 
 // Update makes s the value and calls every listener with it, in registration
 // order, before returning. It returns false and calls nobody when s equals
-// the current value (Set.Equal: positions and warnings ignored); the first
+// the current value (rules.Set.Equal: positions and warnings ignored); the first
 // Update always counts as a change, even to an empty Set.
-func (p *Property) Update(s Set) bool {
+func (p *Property) Update(s rules.Set) bool {
 	p.notify.Lock()
 	defer p.notify.Unlock()
 	p.mu.Lock()
@@ -59,7 +63,7 @@ func (p *Property) Update(s Set) bool {
 // step. The returned function unregisters fn; it is safe to call more than
 // once. fn must not call Update or an unregister function: calls to fn are
 // serialised with updates, and those would wait for fn to return.
-func (p *Property) Listen(fn func(Set)) (unregister func()) {
+func (p *Property) Listen(fn func(rules.Set)) (unregister func()) {
 	p.notify.Lock()
 	defer p.notify.Unlock()
 	p.nextID++

@@ -9,10 +9,10 @@ import (
 // force: unlike LoadAll it never returns part of the set, but it still
 // reports the problems of every document.
 func TestParseDocumentsAllOrNothing(t *testing.T) {
-	good := Document{Name: "a.toml", Data: []byte("[[flow]]\nresource = 'a'\n")}
-	other := Document{Name: "b-flow.json", Data: []byte(`[{"resource": "b"}]`)}
+	good := Document{Name: "a.toml", Data: []byte("[[flow]]\nresource = 'a'\ncount = 1\n")}
+	other := Document{Name: "b-flow.json", Data: []byte(`[{"resource": "b", "count": 1}]`)}
 	bad1 := Document{Name: "c.toml", Data: []byte("[[flow]]\nresource = 'c'\ncount = -1\n")}
-	bad2 := Document{Name: "d.toml", Data: []byte("[[flow]]\nresource = 'd'\ncolor = 1\n")}
+	bad2 := Document{Name: "d.toml", Data: []byte("[[flow]]\nresource = 'd'\ncolor = 1\ncount = 1\n")}
 
 	s, err := ParseDocuments([]Document{good, other})
 	if err != nil {

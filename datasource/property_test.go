@@ -1,10 +1,11 @@
-package rules_test
+package datasource_test
 
 import (
 	"fmt"
 	"sync"
 	"testing"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 	sentinel "github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -18,7 +19,7 @@ func flowSet(counts ...float64) rules.Set {
 }
 
 func TestPropertyUpdateAndListen(t *testing.T) {
-	p := rules.NewProperty()
+	p := datasource.NewProperty()
 	var heard []string
 	listener := func(tag string) func(rules.Set) {
 		return func(s rules.Set) { heard = append(heard, fmt.Sprintf("%s:%d", tag, len(s.Flow))) }
@@ -64,7 +65,7 @@ func TestPropertyUpdateAndListen(t *testing.T) {
 // each listener must see the values in one order, the same for all, with no
 // value twice in a row.
 func TestPropertyListenersSeeEveryValueInOrder(t *testing.T) {
-	p := rules.NewProperty()
+	p := datasource.NewProperty()
 	var a, b []float64
 	p.Listen(func(s rules.Set) { a = append(a, s.Flow[0].Count) })
 	p.Listen(func(s rules.Set) {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package rules
+package file
 
 import (
 	"io/fs"

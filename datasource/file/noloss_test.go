@@ -1,4 +1,4 @@
-package rules_test
+package file_test
 
 import (
 	"context"
@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sentinelgen/sentinelgen/rules"
+	"github.com/sentinelgen/sentinelgen/datasource/file"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	sentinel "github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -20,15 +21,15 @@ import (
 // single call that passes, or a single empty rule list seen by a reader or a
 // listener, means some reload went through "no rules".
 func TestReloadNeverLeavesZeroRules(t *testing.T) {
-	resetRules(t)
+	st.ResetRules(t)
 	const reloads = 200
 	versions := [2]string{
-		flowTOML("noloss.guarded", 0) + flowTOML("noloss.other", 5),
-		flowTOML("noloss.guarded", 0) + flowTOML("noloss.other", 7) + degradeTOML("noloss.other", 3),
+		st.FlowTOML("noloss.guarded", 0) + st.FlowTOML("noloss.other", 5),
+		st.FlowTOML("noloss.guarded", 0) + st.FlowTOML("noloss.other", 7) + st.DegradeTOML("noloss.other", 3),
 	}
 	path := filepath.Join(t.TempDir(), "rules.toml")
-	writeFile(t, path, versions[0])
-	w, _ := startWatch(t, path, rules.WithPollInterval(time.Millisecond))
+	st.WriteFile(t, path, versions[0])
+	w, _ := startWatch(t, path, file.WithPollInterval(time.Millisecond))
 
 	var emptySeen atomic.Int64
 	unregister := sentinel.OnFlowRulesChange(func(rs []sentinel.FlowRule) {
@@ -77,9 +78,9 @@ func TestReloadNeverLeavesZeroRules(t *testing.T) {
 	})
 
 	for i := 1; i <= reloads; i++ {
-		replaceFile(t, path, versions[i%2])
+		st.ReplaceFile(t, path, versions[i%2])
 		want := uint64(i + 1)
-		waitUntil(t, "the reload applies", func() bool { return w.Applied() >= want })
+		st.WaitUntil(t, "the reload applies", func() bool { return w.Applied() >= want })
 	}
 	close(stop)
 	wg.Wait()

@@ -1,4 +1,4 @@
-package rules
+package datasource
 
 import (
 	"context"
@@ -6,17 +6,18 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/rules"
 )
 
-// Watcher feeds one Source into the runtime; Watch and WatchFile start it.
+// Watcher feeds one Source into the runtime; Watch (or file.Watch) starts it.
 // It keeps the last good rules in force whatever the source sends, and says
 // through LastError, Rejected and its log why an update did not take.
 type Watcher struct {
 	src   Source
 	name  string
-	cfg   config
+	cfg   watchConfig
 	prop  *Property
-	key   string // the source's identity for Persist, "" when it has none
 	done  chan struct{}
 	first chan error // receives the outcome of the first update, once
 
@@ -26,6 +27,13 @@ type Watcher struct {
 	stopped  bool // the source's Watch returned; later pushes are ignored
 	answered bool // first has been sent to
 
+	// fromSource is the set this watcher last put in force (or found in
+	// force) from its source, nil once it stopped. Watcher.Persist reads it
+	// to skip writing that set back to the store it came from. It is set
+	// before the set is applied, so a persister woken by the apply already
+	// sees it.
+	fromSource atomic.Pointer[rules.Set]
+
 	lastErr  atomic.Pointer[error]
 	rejected atomic.Uint64
 	applied  atomic.Uint64
@@ -33,7 +41,7 @@ type Watcher struct {
 }
 
 // Watch feeds src into the runtime. Every push is parsed and validated; a
-// good one is put in force (by default with Apply: all kinds at once, each
+// good one is put in force (by default with rules.Apply: all kinds at once, each
 // resource switching atomically, so no call ever sees a moment without
 // rules) and becomes the Property's value. A bad one is rejected: the last
 // good rules stay, an Error record is logged with the positions, LastError
@@ -46,8 +54,8 @@ type Watcher struct {
 // the rules already in force is accepted without reloading them.
 //
 // Ending ctx stops the source; Done closes once it has returned.
-func Watch(ctx context.Context, src Source, opts ...Option) (*Watcher, error) {
-	cfg := newConfig(opts)
+func Watch(ctx context.Context, src Source, opts ...WatchOption) (*Watcher, error) {
+	cfg := newWatchConfig(opts)
 	w := &Watcher{
 		src:   src,
 		name:  sourceName(src),
@@ -55,9 +63,6 @@ func Watch(ctx context.Context, src Source, opts ...Option) (*Watcher, error) {
 		prop:  NewProperty(),
 		done:  make(chan struct{}),
 		first: make(chan error, 1),
-	}
-	if id, ok := src.(Identified); ok {
-		w.key = id.Identity()
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	go w.run(runCtx, cancel)
@@ -91,13 +96,6 @@ func Watch(ctx context.Context, src Source, opts ...Option) (*Watcher, error) {
 		return nil, err
 	}
 	return w, nil
-}
-
-// WatchFile is Watch(ctx, FileSource(path), opts...): it applies the file now,
-// then every change to it. A missing, empty or invalid file at start is an
-// error. WithPollInterval given here reaches the file source.
-func WatchFile(ctx context.Context, path string, opts ...Option) (*Watcher, error) {
-	return Watch(ctx, FileSource(path, newConfig(opts).fileOptions...), opts...)
 }
 
 // LastError returns why the last update was rejected or what the source last
@@ -145,8 +143,8 @@ func (w *Watcher) run(ctx context.Context, cancel context.CancelFunc) {
 	err := w.src.Watch(withReporter(ctx, w.report), w.push)
 	w.mu.Lock()
 	w.stopped = true
+	w.fromSource.Store(nil) // the store may move on unseen: nothing is known to be there
 	w.mu.Unlock()
-	forgetApplied(w.key, w)
 	if ctx.Err() != nil {
 		err = nil // stopped on request; whatever it returned is about that
 	}
@@ -158,13 +156,13 @@ func (w *Watcher) run(ctx context.Context, cancel context.CancelFunc) {
 }
 
 // push handles one update from the source.
-func (w *Watcher) push(docs []Document) {
+func (w *Watcher) push(docs []rules.Document) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stopped {
 		return
 	}
-	set, err := ParseDocuments(docs)
+	set, err := rules.ParseDocuments(docs)
 	if err != nil {
 		w.rejectLocked(err)
 		return
@@ -175,14 +173,14 @@ func (w *Watcher) push(docs []Document) {
 	if w.inForce(set) {
 		// Already in force (Persist wrote it, or the source re-sent it):
 		// adopt it without reloading, which would only notify listeners.
-		rememberApplied(w.key, w, set)
+		w.fromSource.Store(&set)
 		w.prop.Update(set)
 		w.acceptLocked(set, !w.answered)
 		return
 	}
-	previous, had := rememberApplied(w.key, w, set)
+	previous := w.fromSource.Swap(&set)
 	if err := w.cfg.apply(set); err != nil {
-		restoreApplied(w.key, w, previous, had)
+		w.fromSource.Store(previous)
 		w.rejectLocked(err)
 		return
 	}
@@ -192,14 +190,21 @@ func (w *Watcher) push(docs []Document) {
 
 // inForce reports whether set is what the applier last put in force: the
 // runtime's rules with the default applier, else the property's value.
-func (w *Watcher) inForce(set Set) bool {
+func (w *Watcher) inForce(set rules.Set) bool {
 	if w.cfg.customApply {
 		p := w.prop
 		p.mu.RLock()
 		defer p.mu.RUnlock()
 		return p.set && p.value.Equal(set)
 	}
-	return Current().Equal(set)
+	return rules.Current().Equal(set)
+}
+
+// cameFromSource reports whether set is what this watcher, still running,
+// last put in force from its source.
+func (w *Watcher) cameFromSource(set rules.Set) bool {
+	p := w.fromSource.Load()
+	return p != nil && p.Equal(set)
 }
 
 // report is the ReportError callback handed to the source.
@@ -213,7 +218,7 @@ func (w *Watcher) report(err error) {
 
 // acceptLocked records a good update; counted says whether it changed the
 // rules (Applied) or only confirmed them.
-func (w *Watcher) acceptLocked(set Set, counted bool) {
+func (w *Watcher) acceptLocked(set rules.Set, counted bool) {
 	hadError := w.lastErr.Swap(nil) != nil
 	if counted {
 		w.applied.Add(1)
