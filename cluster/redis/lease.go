@@ -87,6 +87,8 @@ type flowState struct {
 	// inflight is the refill running for the flow, if any: at most one runs
 	// at a time, and concurrent callers share it.
 	inflight atomic.Pointer[refill]
+	// call bounds the refill's script run (see boundedCall).
+	call boundedCall
 }
 
 func newFlowState(namespace string, id int64) *flowState {
