@@ -27,6 +27,8 @@
 // lease expires when its Redis window ends (a timer set from the moment the
 // request was sent, so never later than the window's end plus the timer's
 // lateness); its unused tokens are not returned, they lapse with the window.
+// A call that finds the lease empty reads the clock itself, so a late timer
+// never lets the old window's spent budget block calls of the next one.
 //
 // Error bound. Redis never grants more than the window's budget, so no
 // window admits more than the budget, except for tokens taken in the timer's
