@@ -33,13 +33,20 @@ type lease struct {
 	// but a timer's function runs when the scheduler gets to it, which on a
 	// loaded host can be milliseconds later; spent checks ends itself so a
 	// late timer never lets the old window's "budget spent" block calls of
-	// the next window.
-	ends time.Time
+	// the next window. Nanoseconds since monoBase: reading only the
+	// monotonic clock is cheaper than time.Now.
+	ends int64
 }
+
+// monoBase is the origin of lease.ends.
+var monoBase = time.Now()
+
+// monoNow is the monotonic clock in nanoseconds since monoBase.
+func monoNow() int64 { return int64(time.Since(monoBase)) }
 
 // newLease starts a lease of g's tokens that expires after ttl.
 func newLease(g grant, ttl time.Duration) *lease {
-	l := &lease{window: g.window, ends: time.Now().Add(ttl)}
+	l := &lease{window: g.window, ends: monoNow() + int64(ttl)}
 	l.tokens.Store(g.tokens)
 	l.remaining.Store(g.remaining)
 	l.lowWater.Store(g.tokens / 4)
@@ -82,7 +89,7 @@ func (l *lease) spent(acquire int64) bool {
 	if l.expired() || l.remaining.Load() >= acquire {
 		return false
 	}
-	if !time.Now().Before(l.ends) {
+	if monoNow() >= l.ends {
 		l.expire()
 		return false
 	}
