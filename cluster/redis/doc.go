@@ -2,7 +2,12 @@
 // backed by Redis: every instance that loads a flow rule with ClusterMode
 // and the same ClusterConfig.FlowID draws from one budget kept in Redis.
 //
-//	client := goredis.NewUniversalClient(&goredis.UniversalOptions{Addrs: []string{"redis:6379"}})
+//	client := goredis.NewUniversalClient(&goredis.UniversalOptions{
+//		Addrs: []string{"redis:6379"},
+//		// Without it go-redis ignores the service's 20 ms deadlines and a
+//		// stalled Redis holds each round trip for its ReadTimeout (3 s).
+//		ContextTimeoutEnabled: true,
+//	})
 //	svc, err := redis.NewTokenService(client, redis.WithNamespace("orders"))
 //	if err != nil { ... }
 //	defer svc.Close()
@@ -22,6 +27,8 @@
 // lease expires when its Redis window ends (a timer set from the moment the
 // request was sent, so never later than the window's end plus the timer's
 // lateness); its unused tokens are not returned, they lapse with the window.
+// A call that finds the lease empty reads the clock itself, so a late timer
+// never lets the old window's spent budget block calls of the next one.
 //
 // Error bound. Redis never grants more than the window's budget, so no
 // window admits more than the budget, except for tokens taken in the timer's
@@ -56,4 +63,13 @@
 // time it expires; the acquire script and a heartbeat every
 // HeartbeatInterval refresh it, and entries older than HeartbeatTTL are
 // dropped. Close removes the instance's entries at once.
+//
+// # Bounds
+//
+// No path waits on the client longer than its bound, whatever the client's
+// options: a call waits at most Timeout, and so do refills, heartbeats and
+// probes; Close returns within WithCloseTimeout (default 100 ms). go-redis
+// honours a context's deadline only with ContextTimeoutEnabled; without it
+// the service still stops waiting at the bound, but the abandoned round trip
+// holds a connection until the client's ReadTimeout, so set the option.
 package redis

@@ -61,9 +61,9 @@ func (s *TokenService) probe() {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
-		err := s.client.Ping(ctx).Err()
-		cancel()
+		err := s.probeCall.do(s.cfg.timeout, s.stop, func(ctx context.Context) error {
+			return s.client.Ping(ctx).Err()
+		})
 		if err == nil {
 			s.succeeded()
 		}

@@ -3,7 +3,10 @@ package redis
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
+
+	goredis "github.com/redis/go-redis/v9"
 )
 
 // heartbeats refreshes this instance's entry in the live set of every flow
@@ -25,9 +28,13 @@ func (s *TokenService) heartbeats() {
 			continue
 		}
 		for _, f := range *s.flows.Load() {
-			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
-			_, err := s.runHeartbeat(ctx, f)
-			cancel()
+			err := s.heartbeatCall.do(s.cfg.timeout, s.stop, func(ctx context.Context) error {
+				_, err := s.runHeartbeat(ctx, f)
+				return err
+			})
+			if errors.Is(err, errClosed) {
+				return
+			}
 			if err != nil {
 				s.failed(err)
 				break
@@ -38,15 +45,28 @@ func (s *TokenService) heartbeats() {
 }
 
 // deregister removes this instance from the live set of every flow it has
-// used, within Timeout.
+// used, in one pipelined round trip bounded by the close timeout.
 func (s *TokenService) deregister() error {
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
-	defer cancel()
-	var errs []error
-	for _, f := range *s.flows.Load() {
-		if err := s.client.ZRem(ctx, f.keys[1], s.cfg.instanceID).Err(); err != nil {
-			errs = append(errs, err)
-		}
+	flows := *s.flows.Load()
+	if len(flows) == 0 {
+		return nil
 	}
-	return errors.Join(errs...)
+	var call boundedCall
+	err := call.do(s.cfg.closeTimeout, nil, func(ctx context.Context) error {
+		_, err := s.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			for _, f := range flows {
+				p.ZRem(ctx, f.keys[1], s.cfg.instanceID)
+			}
+			return nil
+		})
+		return err
+	})
+	if errors.Is(err, errTimeout) {
+		return fmt.Errorf("cluster/redis: Redis did not confirm removing instance %s from the live sets within the close timeout %v; its entries expire after the heartbeat TTL %v",
+			s.cfg.instanceID, s.cfg.closeTimeout, s.cfg.heartbeatTTL)
+	}
+	if err != nil {
+		return fmt.Errorf("cluster/redis: removing instance %s from the live sets: %w", s.cfg.instanceID, err)
+	}
+	return nil
 }

@@ -28,11 +28,25 @@ type lease struct {
 	// background, so busy callers rarely find the lease empty.
 	lowWater atomic.Int64
 	timer    *time.Timer
+	// ends is when the window ends, by this host's monotonic clock (at or
+	// before the Redis window's end). The timer expires the lease then,
+	// but a timer's function runs when the scheduler gets to it, which on a
+	// loaded host can be milliseconds later; spent checks ends itself so a
+	// late timer never lets the old window's "budget spent" block calls of
+	// the next window. Nanoseconds since monoBase: reading only the
+	// monotonic clock is cheaper than time.Now.
+	ends int64
 }
+
+// monoBase is the origin of lease.ends.
+var monoBase = time.Now()
+
+// monoNow is the monotonic clock in nanoseconds since monoBase.
+func monoNow() int64 { return int64(time.Since(monoBase)) }
 
 // newLease starts a lease of g's tokens that expires after ttl.
 func newLease(g grant, ttl time.Duration) *lease {
-	l := &lease{window: g.window}
+	l := &lease{window: g.window, ends: monoNow() + int64(ttl)}
 	l.tokens.Store(g.tokens)
 	l.remaining.Store(g.remaining)
 	l.lowWater.Store(g.tokens / 4)
@@ -67,8 +81,19 @@ func (l *lease) expired() bool { return l.tokens.Load() < expiredTokens/2 }
 
 // spent reports whether the window's budget cannot serve acquire more
 // tokens: the lease is live but empty and Redis had less than acquire left.
+// It reads the clock (only on this path, where the call is about to be
+// blocked, never on the pass path): past the window's end the lease is
+// expired whether or not its timer has run yet, and the call goes to Redis
+// for the new window instead of being blocked for the old one.
 func (l *lease) spent(acquire int64) bool {
-	return !l.expired() && l.remaining.Load() < acquire
+	if l.expired() || l.remaining.Load() >= acquire {
+		return false
+	}
+	if monoNow() >= l.ends {
+		l.expire()
+		return false
+	}
+	return true
 }
 
 // refill is one acquire script run in flight for a flow; callers that need
@@ -87,6 +112,8 @@ type flowState struct {
 	// inflight is the refill running for the flow, if any: at most one runs
 	// at a time, and concurrent callers share it.
 	inflight atomic.Pointer[refill]
+	// call bounds the refill's script run (see boundedCall).
+	call boundedCall
 }
 
 func newFlowState(namespace string, id int64) *flowState {

@@ -95,3 +95,22 @@ func TestInstallAddsToTheSameWindowAndReplacesAnOlderOne(t *testing.T) {
 	}
 	second.timer.Stop()
 }
+
+// A timer's function runs when the scheduler gets to it: on a loaded host,
+// milliseconds after it is due. A lease whose window has ended must not
+// answer "budget spent" in that gap (the timer is stopped here to stand for
+// one that runs late).
+func TestLeaseIsNotSpentPastItsWindowEndWhenItsTimerIsLate(t *testing.T) {
+	l := newLease(grant{tokens: 0, window: 1, remaining: 0}, 30*time.Millisecond)
+	l.timer.Stop()
+	if !l.spent(1) {
+		t.Fatal("an empty lease with nothing left in Redis is not spent inside its window")
+	}
+	time.Sleep(40 * time.Millisecond)
+	if l.spent(1) {
+		t.Error("lease still spent after its window ended")
+	}
+	if !l.expired() {
+		t.Error("lease not expired after its window ended")
+	}
+}

@@ -19,6 +19,7 @@ const (
 	DefaultHeartbeatInterval = time.Second
 	DefaultHeartbeatTTL      = 3 * time.Second
 	DefaultProbeInterval     = 200 * time.Millisecond
+	DefaultCloseTimeout      = 100 * time.Millisecond
 )
 
 // config is what the options set.
@@ -31,6 +32,7 @@ type config struct {
 	heartbeatInterval time.Duration
 	heartbeatTTL      time.Duration
 	probeInterval     time.Duration
+	closeTimeout      time.Duration
 }
 
 // Option configures NewTokenService.
@@ -78,6 +80,14 @@ func WithHeartbeat(interval, ttl time.Duration) Option {
 // considered down, whether it answers again (default DefaultProbeInterval).
 func WithProbeInterval(d time.Duration) Option { return func(c *config) { c.probeInterval = d } }
 
+// WithCloseTimeout bounds how long Close waits for Redis to remove this
+// instance from the live sets (default DefaultCloseTimeout, 100 ms). Close
+// returns within about this bound whatever the client's options, even
+// against a stalled Redis; if the removal has not been answered by then,
+// Close returns an error and the entries expire after the heartbeat TTL,
+// so AvgLocal budgets shrink only then.
+func WithCloseTimeout(d time.Duration) Option { return func(c *config) { c.closeTimeout = d } }
+
 func newConfig(opts []Option) (config, error) {
 	c := config{
 		namespace:         DefaultNamespace,
@@ -86,6 +96,7 @@ func newConfig(opts []Option) (config, error) {
 		heartbeatInterval: DefaultHeartbeatInterval,
 		heartbeatTTL:      DefaultHeartbeatTTL,
 		probeInterval:     DefaultProbeInterval,
+		closeTimeout:      DefaultCloseTimeout,
 	}
 	for _, o := range opts {
 		o(&c)
@@ -111,6 +122,9 @@ func newConfig(opts []Option) (config, error) {
 	}
 	if c.probeInterval <= 0 {
 		errs = append(errs, fmt.Errorf("probe interval %v must be > 0", c.probeInterval))
+	}
+	if c.closeTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("close timeout %v must be > 0", c.closeTimeout))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return c, fmt.Errorf("cluster/redis: %w", err)

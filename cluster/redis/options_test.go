@@ -19,6 +19,7 @@ func TestNewTokenServiceRejectsBadOptions(t *testing.T) {
 		"lease fraction over 1": {WithLeaseFraction(1.5), "lease fraction"},
 		"ttl below interval":    {WithHeartbeat(time.Second, time.Second), "heartbeat"},
 		"zero probe interval":   {WithProbeInterval(0), "probe interval"},
+		"zero close timeout":    {WithCloseTimeout(0), "close timeout"},
 	}
 	client := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1"}) // never contacted
 	t.Cleanup(func() { _ = client.Close() })
@@ -51,7 +52,7 @@ func TestDefaultsAreValidAndInstanceIDsUnique(t *testing.T) {
 	if a.InstanceID() == "" || a.InstanceID() == b.InstanceID() {
 		t.Errorf("instance IDs %q and %q: want distinct, non-empty", a.InstanceID(), b.InstanceID())
 	}
-	if a.cfg.timeout != DefaultTimeout || a.cfg.leaseFraction != DefaultLeaseFraction {
+	if a.cfg.timeout != DefaultTimeout || a.cfg.leaseFraction != DefaultLeaseFraction || a.cfg.closeTimeout != DefaultCloseTimeout {
 		t.Errorf("defaults not applied: %+v", a.cfg)
 	}
 }

@@ -131,7 +131,11 @@ func TestRuntimeFallsBackToTheLocalRuleWhileRedisIsDown(t *testing.T) {
 
 	srv.Kill()
 	killed := time.Now()
-	waitForSecondStart() // a fresh local second: the local rule has its whole count
+	// A new Redis window: the spent window's lease has ended (even if its
+	// timer runs late), so calls ask Redis, fail, and fall back. The local
+	// rule's window (aligned to the runtime's clock, not to the second) holds
+	// no pass: cluster mode passed none.
+	waitForSecondStart()
 	before := here.svc.Stats()
 	passed, slowest := burst()
 	if passed != count {
@@ -158,5 +162,32 @@ func TestRuntimeFallsBackToTheLocalRuleWhileRedisIsDown(t *testing.T) {
 	}
 	if passed, _ := burst(); passed != 0 {
 		t.Errorf("after the restart: %d passed with the cluster budget spent elsewhere, want 0 (cluster mode)", passed)
+	}
+}
+
+// The lease of a window whose budget another instance spent answers
+// TokenBlocked without a round trip until the window ends, and not after:
+// here its expiry timer is stopped, standing for one that runs late on a
+// loaded host, and the first call of the next window must go to Redis and
+// pass. (This was the flake of TestRuntimeFallsBackToTheLocalRuleWhileRedisIsDown:
+// a late timer made the old window's lease block a whole burst of the next
+// window, so the local fallback never ran.)
+func TestSpentLeaseDoesNotBlockTheNextWindow(t *testing.T) {
+	srv := redistest.Start(t)
+	here, other := newInstance(t, srv), newInstance(t, srv)
+	const count = 40
+	rule := clusterRule(9, count, runtime.Global)
+
+	waitForSecondStart()
+	for range count {
+		other.svc.RequestToken(rule, 1, false)
+	}
+	if st := here.svc.RequestToken(rule, 1, false).Status; st != runtime.TokenBlocked {
+		t.Fatalf("budget spent elsewhere: %v, want blocked", st)
+	}
+	here.svc.flow(rule.ClusterConfig.FlowID).lease.Load().timer.Stop()
+	waitForSecondStart()
+	if st := here.svc.RequestToken(rule, 1, false).Status; st != runtime.TokenOK {
+		t.Errorf("first call of the next window: %v, want ok (a fresh budget)", st)
 	}
 }

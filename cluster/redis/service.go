@@ -35,6 +35,10 @@ type TokenService struct {
 	bg     sync.WaitGroup
 	stop   chan struct{}
 	closed atomic.Bool
+
+	// probeCall and heartbeatCall bound the background loops' round trips
+	// (see boundedCall), so that they stop at once when Close begins.
+	probeCall, heartbeatCall boundedCall
 }
 
 var _ runtime.TokenService = (*TokenService)(nil)
@@ -144,13 +148,17 @@ func (s *TokenService) startRefill(f *flowState, req request) *refill {
 }
 
 // runRefill asks Redis for a lease and installs it. It runs on its own
-// goroutine so that a caller's wait is bounded by its timer even if the
-// client overruns the context deadline.
+// goroutine so that a caller's wait is bounded by its timer; the script run
+// itself is bounded by Timeout whatever the client does with the context
+// (boundedCall), so a stalled Redis never keeps the refill in flight longer.
 func (s *TokenService) runRefill(f *flowState, req request, r *refill) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
 	sent := time.Now()
-	g, err := s.runAcquire(ctx, f, req)
-	cancel()
+	var g grant
+	err := f.call.do(s.cfg.timeout, nil, func(ctx context.Context) error {
+		var err error
+		g, err = s.runAcquire(ctx, f, req)
+		return err
+	})
 	if err != nil {
 		s.failures.Add(1)
 		s.failed(err)
@@ -230,10 +238,18 @@ func (s *TokenService) goBackground(fn func()) bool {
 }
 
 // Close stops the heartbeats and the probe, and removes this instance from
-// the live sets (within Timeout) so AvgLocal budgets shrink at once rather
-// than after the heartbeat TTL. Tokens already leased are still handed out
-// until their window ends; requests that would need Redis answer TokenFail.
-// It does not close the client. Calling it again does nothing.
+// the live sets so AvgLocal budgets shrink at once rather than after the
+// heartbeat TTL. It returns within the close timeout (WithCloseTimeout,
+// default 100 ms) whatever the client's options, even when Redis is stopped
+// or never answers: the background loops stop waiting for Redis at once, and
+// the removal gets the close timeout; if Redis has not answered by then,
+// Close returns an error saying so and the entries expire after the
+// heartbeat TTL. A round trip still inside the client then ends by the
+// client's own timeouts or when the client is closed.
+//
+// Tokens already leased are still handed out until their window ends;
+// requests that would need Redis answer TokenFail. It does not close the
+// client. Calling it again does nothing.
 func (s *TokenService) Close() error {
 	s.bgMu.Lock()
 	if s.closed.Load() {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -184,6 +185,27 @@ func (s *Server) Kill() {
 	_ = s.cmd.Process.Kill()
 	_ = s.cmd.Wait()
 	s.cmd = nil
+}
+
+// Pause stops the server with SIGSTOP: the kernel still accepts
+// connections on its port and takes the bytes clients send, but nothing
+// answers, as with a server stuck in a long stall or a host that froze.
+// Resume continues it; Kill works on a paused server too.
+func (s *Server) Pause() { s.signal(syscall.SIGSTOP) }
+
+// Resume continues a server stopped by Pause.
+func (s *Server) Resume() { s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig syscall.Signal) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		s.t.Fatalf("redistest: %v to a server that is not running", sig)
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("redistest: %v: %v", sig, err)
+	}
 }
 
 // waitForPing polls addr with a raw RESP PING until it answers +PONG.
