@@ -199,7 +199,7 @@ func (p *pacer) admit(nowNs, acquire int64, rate float64, maxQueueMs int) verdic
 		return verdictBlock
 	}
 	cost := int64(math.Round(float64(acquire) * 1e9 / rate))
-	maxWait := int64(maxQueueMs) * 1e6
+	maxWait := satMul(int64(maxQueueMs), 1e6)
 	latest := p.latestNs.Load()
 	if latest+cost <= nowNs {
 		// On schedule: pass now. Racing callers may both take this slot,

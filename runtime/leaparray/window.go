@@ -20,8 +20,8 @@ const (
 	tagHalf = uint64(1) << (tagBits - 1)
 )
 
-// MaxDelta is the largest value a single Add may carry. A bucket's count must
-// also stay below it; the runtime adds at most a few thousand per call.
+// MaxDelta is the largest count a bucket's counter holds: larger deltas,
+// and counts that would grow past it, saturate at MaxDelta.
 const MaxDelta = int64(countMask)
 
 // wordsPerLine is how many uint64 words share one 64-byte cache line. Each
@@ -249,11 +249,16 @@ func add(p *atomic.Uint64, id int64, delta uint64) (before uint64, ok bool) {
 		if !ok {
 			return 0, false
 		}
-		if p.CompareAndSwap(old, tag<<countBits|(before+delta)) {
+		if p.CompareAndSwap(old, tag<<countBits|saturated(before, delta)) {
 			return before, true
 		}
 	}
 }
+
+// saturated is count+delta, held at countMask: a count that reached the
+// word's capacity stays there rather than carry into the tag (which would
+// move the word to another window and lose the count).
+func saturated(count, delta uint64) uint64 { return min(count+min(delta, countMask), countMask) }
 
 // countBefore is what a word holding old counts for the window tagged tag:
 // its count when the tags match, 0 when old belongs to an older window or
@@ -361,7 +366,8 @@ func (c Cursor) On(w2 *Window, nowMs int64, p Pinned) Cursor {
 	return w2.AtPinned(nowMs, p)
 }
 
-// Add adds delta (0 <= delta <= MaxDelta) to counter in the cursor's bucket.
+// Add adds delta (0 <= delta) to counter in the cursor's bucket. A count
+// saturates at MaxDelta.
 // It reports false when the bucket has already moved on to a later window,
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
@@ -376,8 +382,10 @@ func (c Cursor) Add(counter int, delta int64) bool {
 		// Same tag: old and next differ in count bits only, so old^next
 		// tells whether the count crossed a multiple of boundStep, which
 		// counter 0 of a Bounded window must announce (addSlow does).
+		// A count that would carry into the tag, or a delta beyond MaxDelta,
+		// changes the tag bits: addSlow saturates it.
 		if old := p.Load(); old>>countBits == uint64(c.id)&tagMask {
-			if next := old + uint64(delta); counter != 0 || w.bound == nil || old^next < boundStep {
+			if next := old + uint64(delta); (old^next)>>countBits == 0 && (counter != 0 || w.bound == nil || old^next < boundStep) {
 				storeOwned(p, next)
 				return true
 			}
@@ -401,7 +409,7 @@ func (c Cursor) addSlow(counter int, delta uint64) bool {
 	if !ok {
 		return false
 	}
-	after := before + delta
+	after := saturated(before, delta)
 	storeOwned(p, tag<<countBits|after)
 	if counter == 0 && w.bound != nil {
 		w.bound.announce(before, after)

@@ -318,3 +318,29 @@ func TestMoreProcessorsThanStripes(t *testing.T) {
 		t.Fatalf("gauge holds %d, want %d", got, writers*each)
 	}
 }
+
+// A counter that reaches the word's capacity stays there, on the pinned,
+// the shared and the borrowed paths: it never carries into the tag, which
+// would hand the word to another window and lose the count.
+func TestCountsSaturate(t *testing.T) {
+	w := NewSecond(2)
+	p := Pin()
+	c := w.AtPinned(100, p)
+	c.Add(1, MaxDelta-1)
+	c.Add(1, 5)
+	c.Add(0, MaxDelta)
+	c.Add(0, 1)
+	Unpin()
+	w.Add(100, 1, 1<<62)
+	if got := w.Count(100, 1); got != 2*MaxDelta {
+		t.Fatalf("counter 1 = %d, want both stripes saturated (%d)", got, 2*MaxDelta)
+	}
+	if got := w.Count(100, 0); got != MaxDelta {
+		t.Fatalf("counter 0 = %d, want %d", got, MaxDelta)
+	}
+	w.Borrow(100, 600, MaxDelta)
+	w.Borrow(100, 600, MaxDelta)
+	if got := w.Waiting(100); got != MaxDelta {
+		t.Fatalf("borrowed %d, want %d", got, MaxDelta)
+	}
+}
