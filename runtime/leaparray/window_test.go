@@ -2,7 +2,7 @@ package leaparray
 
 import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
-	goruntime "runtime"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -237,7 +237,7 @@ func TestConcurrentResetLosesNothing(t *testing.T) {
 func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 	// More writers than processors, so pinned writers also share stripes
 	// (one at a time per processor).
-	writers := 2 * max(2, goruntime.GOMAXPROCS(0))
+	writers := 2 * max(2, runtime.GOMAXPROCS(0))
 	const perWriter = 50
 	trials := 1000
 	if testing.Short() {
@@ -255,7 +255,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 				defer wg.Done()
 				ready.Add(1)
 				for start.Load() == 0 {
-					goruntime.Gosched() // leave a processor to the goroutine that starts the trial
+					runtime.Gosched() // leave a processor to the goroutine that starts the trial
 				}
 				for i := range perWriter {
 					if g == 0 && i%4 == 0 {
@@ -268,7 +268,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 			}()
 		}
 		for ready.Load() != int32(writers) {
-			goruntime.Gosched()
+			runtime.Gosched()
 		}
 		start.Store(1)
 		wg.Wait()
@@ -286,12 +286,12 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 // their own and by unpinned writers, must still count exactly: those writes
 // share a stripe that only compare-and-swap writes.
 func TestMoreProcessorsThanStripes(t *testing.T) {
-	prev := goruntime.GOMAXPROCS(1)
+	prev := runtime.GOMAXPROCS(1)
 	w := NewSecond(1)
 	g := NewGauge()
 	// Stripes cover the CPUs too (see stripeCount): go well beyond them.
-	goruntime.GOMAXPROCS(max(4, 2*goruntime.NumCPU()))
-	defer goruntime.GOMAXPROCS(prev)
+	runtime.GOMAXPROCS(max(4, 2*runtime.NumCPU()))
+	defer runtime.GOMAXPROCS(prev)
 	const writers, each = 8, 2000
 	var wg sync.WaitGroup
 	for i := range writers {

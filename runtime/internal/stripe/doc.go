@@ -21,7 +21,7 @@
 // between them sees a torn value) and under the race detector.
 package stripe
 
-import goruntime "runtime"
+import "runtime"
 
 // P is the processor a goroutine is pinned to between Pin and Unpin, or
 // Shared. The zero value is Shared, so a P that did not come from Pin
@@ -53,7 +53,7 @@ func Count() int {
 	if !Linked {
 		return 0
 	}
-	procs := max(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
+	procs := max(runtime.GOMAXPROCS(0), runtime.NumCPU())
 	n := 1
 	for n < procs && n < maxStripes {
 		n *= 2
