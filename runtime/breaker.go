@@ -195,7 +195,7 @@ func (b *breaker) change(nowMs, rtMs int64, failed bool) {
 func (b *breaker) open(from BreakerState, value float64, nowMs int64) {
 	// Set the retry time before the state flips, so no caller sees OPEN with
 	// a stale retry time and probes at once.
-	b.nextRetryMs.Store(nowMs + int64(b.rule.TimeWindowSec)*1000)
+	b.nextRetryMs.Store(satAdd(nowMs, satMul(int64(b.rule.TimeWindowSec), 1000)))
 	b.transition(from, StateOpen, value, nowMs)
 }
 

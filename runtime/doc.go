@@ -41,4 +41,17 @@
 // them. A breaker or flow check whose rule is unchanged by a reload keeps its
 // state. OnFlowRulesChange, OnDegradeRulesChange and OnBreakerStateChange let
 // other packages observe changes.
+//
+// # Statistics, pinning and platforms
+//
+// Counters are striped per processor and written pinned to it, with plain
+// stores instead of locked instructions. Pinning goes through the Go
+// runtime's internal procPin, linked by go:linkname; the runtime keeps that
+// name linkable for existing users but does not support it. Build with
+// -tags sentinel_nolinkname to do without it: every counter write then
+// uses compare-and-swap on one shared stripe, with the same results and a
+// higher cost per call, most under contention. Plain stores are used only
+// on 64-bit platforms; on 32-bit ones (386, arm) and under the race
+// detector the single-writer stores are atomic, since a 64-bit plain store
+// there is two stores a reader could see half done.
 package runtime

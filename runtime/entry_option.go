@@ -7,15 +7,18 @@ type EntryOption struct {
 	prioritized bool
 }
 
+// MaxAcquireCount is the largest count AcquireCount gives a call. The
+// window counters hold counts below 2^40 per bucket; at this size a bucket
+// holds 2^20 such calls, and the response-time sum (milliseconds times the
+// count) of a call lasting up to 2^20 ms (about 17 minutes) stays exact.
+// Beyond that a counter saturates at 2^40-1 rather than wrap.
+const MaxAcquireCount = 1 << 20
+
 // AcquireCount makes the call count as n calls (n >= 1) against QPS rules,
-// as for a batch of n items. Values below 1 are treated as 1.
+// as for a batch of n items. Values below 1 are treated as 1, values above
+// MaxAcquireCount as MaxAcquireCount.
 func AcquireCount(n int) EntryOption {
-	if n < 1 {
-		n = 1
-	}
-	if n > 1<<30 {
-		n = 1 << 30
-	}
+	n = min(max(n, 1), MaxAcquireCount)
 	return EntryOption{acquire: int32(n)}
 }
 

@@ -39,13 +39,9 @@ type flowCheck struct {
 	warm *warmUp
 	// pacer is the rate limiter's schedule.
 	pacer *pacer
-	// plainQPS marks the commonest rule, a direct QPS reject rule on the
-	// default window and not in cluster mode, which Entry checks inline
-	// before calling check.
-	plainQPS bool
-	// limit is Count rounded down, for plainQPS checks: counts are whole,
-	// so n <= Count exactly when n <= floor(Count), and the comparison
-	// needs no conversion to float per call.
+	// limit is Count rounded down, for QPS checks on the second-level
+	// window: counts are whole, so n <= Count exactly when n <= floor(Count),
+	// and the comparison needs no conversion to float per call.
 	limit int64
 }
 
@@ -58,8 +54,6 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 	if r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
 	}
-	f.plainQPS = r.Strategy == StrategyDirect && r.Grade == FlowGradeQPS &&
-		r.ControlBehavior == BehaviorReject && f.own == nil && !r.ClusterMode
 	f.limit = countLimit(r.Count)
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{}
@@ -132,7 +126,7 @@ func (f *flowCheck) check(r *Resource, via *node, nowNs, secondID, acquire int64
 		}
 		return verdictBlock
 	}
-	if float64(src.passCountAt(secondID)+acquire) <= f.rule.Count {
+	if src.fits(secondID, acquire, f.limit) {
 		return verdictPass
 	}
 	if prioritized {
@@ -199,7 +193,7 @@ func (p *pacer) admit(nowNs, acquire int64, rate float64, maxQueueMs int) verdic
 		return verdictBlock
 	}
 	cost := int64(math.Round(float64(acquire) * 1e9 / rate))
-	maxWait := int64(maxQueueMs) * 1e6
+	maxWait := satMul(int64(maxQueueMs), 1e6)
 	latest := p.latestNs.Load()
 	if latest+cost <= nowNs {
 		// On schedule: pass now. Racing callers may both take this slot,

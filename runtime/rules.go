@@ -152,7 +152,6 @@ func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, d
 	for _, i := range degradeIdx {
 		rs.degrade = append(rs.degrade, takeBreaker(&oldDegrade, degrade[i].normalized(), i))
 	}
-	rs.plain = rs.isPlain()
 	return rs
 }
 

@@ -13,21 +13,7 @@ type ruleSet struct {
 	// ownWindows are rule windows with a non-default interval that count
 	// this resource's passes.
 	ownWindows []*leaparray.Window
-	// plain is true when every flow check is plainQPS and no chain rule or
-	// rule window is involved: Entry then checks and records in one pinned
-	// section (see Resource.Entry).
-	plain bool
 }
 
-// isPlain computes plain.
-func (rs *ruleSet) isPlain() bool {
-	if rs.chained != nil || rs.ownWindows != nil {
-		return false
-	}
-	for _, f := range rs.flow {
-		if !f.plainQPS {
-			return false
-		}
-	}
-	return true
-}
+// noRules is the rule set of a resource no rule names.
+var noRules ruleSet

@@ -3,6 +3,7 @@ package runtime
 import (
 	"sync/atomic"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
@@ -49,10 +50,15 @@ func (n *node) passCount(nowMs int64) int64 {
 	return n.second.CountWithBorrowed(nowMs, evPass)
 }
 
-// passCountAt is passCount for a second-level window ID (every node's
-// second-level window has the same geometry, so one ID serves all).
-func (n *node) passCountAt(id int64) int64 {
-	return n.second.CountWithBorrowedAt(id, evPass)
+// fits reports whether the pass count of the second-level window id (with
+// what was borrowed into it) plus acquire is at most limit: the question
+// every QPS check on this node asks. It pins so that the window can answer
+// from this processor's cached bound (see leaparray.Window.FitsPinned).
+func (n *node) fits(id, acquire, limit int64) bool {
+	p := stripe.Pin()
+	ok := n.second.FitsPinned(id, acquire, limit, p)
+	stripe.Unpin()
+	return ok
 }
 
 // previousSecondPass is the pass count of the last whole second.
@@ -63,22 +69,23 @@ func (n *node) previousSecondPass(nowMs int64) int64 {
 	return 0
 }
 
-// enter records an admitted call through c, a cursor on n.second made under
-// the Pin p. counted is false for a call that borrowed its pass from a future
-// window: the borrow already accounts for it.
-func (n *node) enter(c leaparray.Cursor, p leaparray.Pinned, nowMs, acquire int64, counted bool) {
+// enter records an admitted call in window id at nowMs. counted is false
+// for a call that borrowed its pass from a future window: the borrow
+// already accounts for it. The caller is pinned to p (see record.go).
+func (n *node) enter(p stripe.P, id, nowMs, acquire int64, counted bool) {
 	n.inFlight.AddPinned(1, p)
 	if counted {
-		c.Add(evPass, acquire)
+		n.second.AtID(id, p).Add(evPass, acquire)
 	}
 	if w := n.perSecond.Load(); w != nil {
 		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
 }
 
-// exit records the end of an admitted call through c, as enter.
-func (n *node) exit(c leaparray.Cursor, p leaparray.Pinned, rtMs, acquire int64, failed bool) {
+// exit records the end of an admitted call in window id, as enter.
+func (n *node) exit(p stripe.P, id, rtMs, acquire int64, failed bool) {
 	n.inFlight.AddPinned(-1, p)
+	c := n.second.AtID(id, p)
 	c.Add(evSuccess, acquire)
 	if rtMs > 0 {
 		c.Add(evRT, rtMs*acquire)

@@ -1,6 +1,10 @@
 package leaparray
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+)
 
 func BenchmarkAdd(b *testing.B) {
 	w := NewSecond(5)
@@ -37,11 +41,11 @@ func BenchmarkCountAddParallel(b *testing.B) {
 	w := NewSecond(1)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			p := Pin()
+			p := stripe.Pin()
 			if w.Count(100, 0) < 1<<40 {
 				w.AtPinned(100, p).Add(0, 1)
 			}
-			Unpin()
+			stripe.Unpin()
 		}
 	})
 }
@@ -51,11 +55,11 @@ func BenchmarkFitsPinnedAddParallel(b *testing.B) {
 	id := w.ID(100)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			p := Pin()
+			p := stripe.Pin()
 			if w.FitsPinned(id, 1, 1<<40, p) {
 				w.AtID(id, p).Add(0, 1)
 			}
-			Unpin()
+			stripe.Unpin()
 		}
 	})
 }

@@ -3,6 +3,8 @@ package leaparray
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
 // Limit checks without reading other processors' stripes.
@@ -52,7 +54,7 @@ type bound struct {
 	version *atomic.Uint64
 	// cache holds one line per owned stripe: cacheID, cacheVersion and
 	// cacheOthers words, written only by the processor owning the stripe,
-	// under Pin.
+	// while pinned to it.
 	cache unsafe.Pointer
 	// slackOwned and slackAll are the slack with the owned stripes only, and
 	// with the shared stripe as well once it is in use.
@@ -79,13 +81,13 @@ func newBound(buckets, owned int) *bound {
 		slackAll:   (int64(buckets*(owned+1)) - 1) * step,
 	}
 	for p := range owned {
-		b.cacheWord(Pinned(p), cacheID).Store(noWindow)
+		b.cacheWord(p, cacheID).Store(noWindow)
 	}
 	return b
 }
 
 // cacheWord is word i of processor p's cache line.
-func (b *bound) cacheWord(p Pinned, i int) *atomic.Uint64 {
+func (b *bound) cacheWord(p int, i int) *atomic.Uint64 {
 	return (*atomic.Uint64)(unsafe.Add(b.cache, uintptr(p)*wordsPerLine*wordBytes+uintptr(i)*wordBytes))
 }
 
@@ -100,20 +102,20 @@ func (b *bound) announce(before, after uint64) {
 // FitsPinned reports whether counter 0 over the interval that ends in window
 // id, plus what was borrowed into it, plus delta, is at most limit: exactly
 // CountWithBorrowedAt(id, 0)+delta <= limit. The caller must be pinned to p
-// (see Pin). On a window built with Config.Bounded, an answer that is clear
+// (see package stripe). On a window built with Config.Bounded, an answer that is clear
 // either way (far below the limit, or over it already) is found without
 // reading other processors' stripes (see the comment on boundStep); near the
 // limit, and on other windows, it sums them.
-func (w *Window) FitsPinned(id, delta, limit int64, p Pinned) bool {
-	b := w.bound
-	if b == nil || int(p) >= w.owned || w.everBorrowed.Load() {
+func (w *Window) FitsPinned(id, delta, limit int64, pinned stripe.P) bool {
+	b, p := w.bound, pinned.Index()
+	if b == nil || uint(p) >= uint(w.owned) || w.everBorrowed.Load() {
 		return w.CountWithBorrowedAt(id, 0)+delta <= limit
 	}
 	slack := b.slackOwned
 	if w.sharedUsed.Load() {
 		slack = b.slackAll
 	}
-	own := countIn((*atomic.Uint64)(w.stripeAt(id, int(p))), id)
+	own := countIn((*atomic.Uint64)(w.stripeAt(id, p)), id)
 	version := b.version.Load()
 	cachedID, cachedVersion := b.cacheWord(p, cacheID), b.cacheWord(p, cacheVersion)
 	cachedOthers := b.cacheWord(p, cacheOthers)
@@ -132,13 +134,13 @@ func (w *Window) FitsPinned(id, delta, limit int64, p Pinned) bool {
 	// Refresh the cache only when it changed: the stores are the costly
 	// part, and near the limit every call comes this way.
 	if others := uint64(total - own); cachedOthers.Load() != others {
-		storeOwned(cachedOthers, others)
+		stripe.Store(cachedOthers, others)
 	}
 	if cachedVersion.Load() != version {
-		storeOwned(cachedVersion, version)
+		stripe.Store(cachedVersion, version)
 	}
 	if cachedID.Load() != uint64(id) {
-		storeOwned(cachedID, uint64(id))
+		stripe.Store(cachedID, uint64(id))
 	}
 	return total+delta <= limit
 }

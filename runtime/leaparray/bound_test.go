@@ -1,25 +1,30 @@
 package leaparray
 
 import (
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"math/rand/v2"
-	goruntime "runtime"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 )
 
 // withProcs makes windows built inside fn have several owned stripes, even
-// on a one-CPU machine.
+// on a one-CPU machine. Tests of owned stripes skip in builds without
+// pinning (tag sentinel_nolinkname), whose windows have none.
 func withProcs(t *testing.T, n int) {
 	t.Helper()
-	prev := goruntime.GOMAXPROCS(n)
-	t.Cleanup(func() { goruntime.GOMAXPROCS(prev) })
+	if !stripe.Linked {
+		t.Skip("no owned stripes without the linkname")
+	}
+	prev := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 }
 
 // cacheValid says whether p's cached sum would be consulted for window id.
-func cacheValid(w *Window, id int64, p Pinned) bool {
+func cacheValid(w *Window, id int64, p stripe.P) bool {
 	b := w.bound
-	return b.cacheWord(p, cacheID).Load() == uint64(id) && b.cacheWord(p, cacheVersion).Load() == b.version.Load()
+	return b.cacheWord(p.Index(), cacheID).Load() == uint64(id) && b.cacheWord(p.Index(), cacheVersion).Load() == b.version.Load()
 }
 
 // FitsPinned must give the answer of the full sum, whatever the writes on
@@ -40,11 +45,11 @@ func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 			nowMs += int64(rng.IntN(400)) // crosses buckets now and then
 		}
 		id := w.ID(nowMs)
-		writer := Pinned(rng.IntN(stripes))
+		writer := stripe.Of(rng.IntN(stripes))
 		w.cursor(id, writer).Add(0, int64(1+rng.IntN(5)))
 		w.cursor(id, writer).Add(1, 5) // other counters must not matter
 
-		reader := Pinned(rng.IntN(stripes))
+		reader := stripe.Of(rng.IntN(stripes))
 		sum := w.Count(nowMs, 0)
 		delta := int64(1 + rng.IntN(3))
 		slack := w.bound.slackOwned
@@ -73,7 +78,7 @@ func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 func TestCounterZeroAnnouncesEveryBoundStep(t *testing.T) {
 	withProcs(t, 2)
 	w := NewSecond(2)
-	c := w.cursor(w.ID(0), 0)
+	c := w.cursor(w.ID(0), stripe.Of(0))
 	version := func() uint64 { return w.bound.version.Load() }
 	c.Add(0, boundStep-1)
 	if v := version(); v != 0 {
@@ -106,19 +111,19 @@ func TestFitsPinnedTrustsCacheUntilAnnounced(t *testing.T) {
 	w := NewSecond(1)
 	id := w.ID(0)
 	const limit = 1_000_000
-	if !w.FitsPinned(id, 1, limit, 0) { // fills reader 0's cache
+	if !w.FitsPinned(id, 1, limit, stripe.Of(0)) { // fills reader 0's cache
 		t.Fatal("empty window does not fit")
 	}
 	hidden := (*atomic.Uint64)(w.stripeAt(id, 1))
 	hidden.Store(uint64(id)&tagMask<<countBits | limit) // unannounced
-	if !w.FitsPinned(id, 1, limit, 0) {
+	if !w.FitsPinned(id, 1, limit, stripe.Of(0)) {
 		t.Fatal("reader re-summed although nothing was announced")
 	}
-	w.cursor(id, 1).Add(0, boundStep) // a crossing: the reader must look again
-	if w.FitsPinned(id, 1, limit, 0) {
+	w.cursor(id, stripe.Of(1)).Add(0, boundStep) // a crossing: the reader must look again
+	if w.FitsPinned(id, 1, limit, stripe.Of(0)) {
 		t.Fatal("reader kept its cache after an announced crossing")
 	}
-	if cacheValid(w, id, 1) {
+	if cacheValid(w, id, stripe.Of(1)) {
 		t.Fatal("reader 1 has a cache it never filled")
 	}
 }
@@ -138,12 +143,12 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range tries {
-				p := Pin()
+				p := stripe.Pin()
 				if w.FitsPinned(id, 1, limit, p) {
 					w.cursor(id, p).Add(0, 1)
 					passed.Add(1)
 				}
-				Unpin()
+				stripe.Unpin()
 			}
 		}()
 	}
@@ -152,7 +157,7 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 	if counted := w.Count(0, 0); counted != n {
 		t.Fatalf("window counted %d, callers saw %d passes", counted, n)
 	}
-	if over := int64(goruntime.GOMAXPROCS(0) - 1); n < limit || n > limit+over {
+	if over := int64(runtime.GOMAXPROCS(0) - 1); n < limit || n > limit+over {
 		t.Fatalf("%d passes, want %d to %d", n, limit, limit+over)
 	}
 }
@@ -165,22 +170,22 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 func TestFitsPinnedSlackCoversWorstCase(t *testing.T) {
 	withProcs(t, 4)
 	w := NewSecond(1)
-	const reader = Pinned(0)
+	reader := stripe.Of(0)
 	nowMs := int64(5_700) // second bucket of its interval
 	id := w.ID(nowMs)
 	for s := range w.owned {
-		w.cursor(id-1, Pinned(s)).Add(0, 2*boundStep) // multiples of boundStep:
-		w.cursor(id, Pinned(s)).Add(0, boundStep)     // the next count announces nothing
+		w.cursor(id-1, stripe.Of(s)).Add(0, 2*boundStep) // multiples of boundStep:
+		w.cursor(id, stripe.Of(s)).Add(0, boundStep)     // the next count announces nothing
 	}
 	if !w.FitsPinned(id, 1, 1<<40, reader) { // the sum that fills the cache
 		t.Fatal("window does not fit a huge limit")
 	}
 	version := w.bound.version.Load()
 	for s := range w.owned {
-		if Pinned(s) != reader {
-			w.cursor(id, Pinned(s)).Add(0, boundStep-1)
+		if stripe.Of(s) != reader {
+			w.cursor(id, stripe.Of(s)).Add(0, boundStep-1)
 		}
-		w.cursor(id-1, Pinned(s)).Add(0, boundStep-1)
+		w.cursor(id-1, stripe.Of(s)).Add(0, boundStep-1)
 	}
 	if w.bound.version.Load() != version {
 		t.Fatal("growth below boundStep announced itself")

@@ -34,9 +34,10 @@
 //
 // Every counter of a bucket is split into stripes: one per processor (P), up
 // to 16, each on its own cache lines, plus one shared stripe; reads sum the
-// stripes. A writer that calls Pin is bound to its processor until Unpin (the
-// runtime mechanism sync.Pool relies on): no other goroutine can write that
-// processor's stripe meanwhile, so Cursor.Add under Pin updates the tagged
+// stripes. A writer pinned to its processor (the runtime mechanism sync.Pool
+// relies on, reached through the runtime's internal package stripe) cannot
+// be moved or preempted: no other goroutine can write that processor's
+// stripe meanwhile, so Cursor.Add while pinned updates the tagged
 // word with a plain load and store instead of a locked compare-and-swap.
 // Unpinned writes, and writes from processors beyond the owned stripes (more
 // than 16, or GOMAXPROCS set above the CPU count after the window was made;

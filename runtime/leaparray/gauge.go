@@ -3,6 +3,8 @@ package leaparray
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
 // Gauge is a counter that goes up and down (calls in flight), striped like
@@ -12,7 +14,7 @@ import (
 type Gauge struct {
 	// words holds one stripe per cache line: stripe i is words[i*wordsPerLine].
 	// Stripes 0..owned-1 belong to processors 0..owned-1 (plain stores under
-	// Pin); stripe owned is shared (atomic adds), as in Window.
+	// pinning); stripe owned is shared (atomic adds), as in Window.
 	words []atomic.Uint64
 	first unsafe.Pointer // &words[0], for index-free addressing on the hot path
 	owned int
@@ -20,7 +22,7 @@ type Gauge struct {
 
 // NewGauge returns a zero Gauge.
 func NewGauge() *Gauge {
-	owned := stripeCount()
+	owned := stripe.Count()
 	words := alignedWords((owned + 1) * wordsPerLine)
 	return &Gauge{words: words, first: unsafe.Pointer(&words[0]), owned: owned}
 }
@@ -33,13 +35,13 @@ func (g *Gauge) cell(i int) *atomic.Uint64 {
 // Add adds delta (which may be negative) to the shared stripe.
 func (g *Gauge) Add(delta int64) { g.cell(g.owned).Add(uint64(delta)) }
 
-// AddPinned adds delta from a goroutine pinned to p (see Pin): a load and a
+// AddPinned adds delta from a goroutine pinned to p: a load and a
 // plain store on p's own stripe, or an atomic add on the shared one when p
 // has no stripe of its own.
-func (g *Gauge) AddPinned(delta int64, p Pinned) {
-	if int(p) < g.owned {
-		c := g.cell(int(p))
-		storeOwned(c, c.Load()+uint64(delta))
+func (g *Gauge) AddPinned(delta int64, p stripe.P) {
+	if i := p.Index(); uint(i) < uint(g.owned) {
+		c := g.cell(i)
+		stripe.Store(c, c.Load()+uint64(delta))
 		return
 	}
 	g.Add(delta)

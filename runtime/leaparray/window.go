@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
 // Layout of one counter word: window tag in the upper tagBits bits, count in
@@ -20,8 +22,8 @@ const (
 	tagHalf = uint64(1) << (tagBits - 1)
 )
 
-// MaxDelta is the largest value a single Add may carry. A bucket's count must
-// also stay below it; the runtime adds at most a few thousand per call.
+// MaxDelta is the largest count a bucket's counter holds: larger deltas,
+// and counts that would grow past it, saturate at MaxDelta.
 const MaxDelta = int64(countMask)
 
 // wordsPerLine is how many uint64 words share one 64-byte cache line. Each
@@ -31,13 +33,9 @@ const wordsPerLine = 8
 
 const wordBytes = 8 // size of one counter word
 
-// maxStripes caps how many processor-owned stripes a bucket is split into:
-// reads sum every stripe, so more stripes make reads slower.
-const maxStripes = 16
-
 // Window is a ring of time buckets, each holding a fixed number of counters.
 // Every counter of every bucket is split into stripes: one owned by each
-// processor (up to maxStripes), written by that processor alone under Pin,
+// processor (up to 16), written by that processor alone while pinned to it,
 // plus one shared stripe written with compare-and-swap by everyone else
 // (unpinned writers, and processors beyond the owned stripes). A reader sums
 // all stripes, so concurrent writers on different cores do not bounce one
@@ -116,7 +114,7 @@ func New(cfg Config) (*Window, error) {
 		return nil, errors.New("leaparray: Lookahead must not be negative")
 	}
 	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
-	owned := stripeCount()
+	owned := stripe.Count()
 	stripes := owned + 1
 	w := &Window{
 		intervalMs: cfg.IntervalMs,
@@ -134,7 +132,7 @@ func New(cfg Config) (*Window, error) {
 	w.first = unsafe.Pointer(&w.words[0])
 	w.stripeBytes = uintptr(stride) * wordBytes
 	w.bucketBytes = uintptr(stripes) * w.stripeBytes
-	if cfg.Bounded {
+	if cfg.Bounded && owned > 0 {
 		w.bound = newBound(cfg.Buckets, owned)
 	}
 	if cfg.Lookahead > 0 {
@@ -223,7 +221,7 @@ func (w *Window) borrowSlot(id int64) int { return int(uint64(id) & w.borrowMask
 func (w *Window) ID(nowMs int64) int64 { return w.windowID(nowMs) }
 
 // AtID is AtPinned for a window ID from ID.
-func (w *Window) AtID(id int64, p Pinned) Cursor { return w.cursor(id, p) }
+func (w *Window) AtID(id int64, p stripe.P) Cursor { return w.cursor(id, p) }
 
 // CountWithBorrowedAt is CountWithBorrowed for a window ID from ID.
 func (w *Window) CountWithBorrowedAt(id int64, counter int) int64 {
@@ -249,11 +247,16 @@ func add(p *atomic.Uint64, id int64, delta uint64) (before uint64, ok bool) {
 		if !ok {
 			return 0, false
 		}
-		if p.CompareAndSwap(old, tag<<countBits|(before+delta)) {
+		if p.CompareAndSwap(old, tag<<countBits|saturated(before, delta)) {
 			return before, true
 		}
 	}
 }
+
+// saturated is count+delta, held at countMask: a count that reached the
+// word's capacity stays there rather than carry into the tag (which would
+// move the word to another window and lose the count).
+func saturated(count, delta uint64) uint64 { return min(count+min(delta, countMask), countMask) }
 
 // countBefore is what a word holding old counts for the window tagged tag:
 // its count when the tags match, 0 when old belongs to an older window or
@@ -288,33 +291,34 @@ type Cursor struct {
 	w   *Window
 	id  int64
 	ptr unsafe.Pointer // counter 0 of the cursor's stripe in its bucket
-	// owned is true when the cursor was made under Pin for a stripe that
+	// owned is true when the cursor was made pinned, for a stripe that
 	// only the pinned processor writes: writes then need no atomic
 	// read-modify-write.
 	owned bool
 }
 
 // At positions a Cursor at nowMs on the shared stripe. Its writes use
-// compare-and-swap and are safe without Pin.
+// compare-and-swap and are safe unpinned.
 func (w *Window) At(nowMs int64) Cursor {
 	id := w.windowID(nowMs)
 	return Cursor{w: w, id: id, ptr: w.stripeAt(id, w.owned)}
 }
 
-// AtPinned positions a Cursor at nowMs on the stripe of p, the result of the
-// Pin in force. Use its writes only before the matching Unpin.
-func (w *Window) AtPinned(nowMs int64, p Pinned) Cursor {
+// AtPinned positions a Cursor at nowMs on the stripe of p, the processor
+// the caller is pinned to (see package stripe). Use its writes only while
+// pinned.
+func (w *Window) AtPinned(nowMs int64, p stripe.P) Cursor {
 	return w.cursor(w.windowID(nowMs), p)
 }
 
-func (w *Window) cursor(id int64, p Pinned) Cursor {
-	owned := int(p) < w.owned
-	stripe := int(p)
+func (w *Window) cursor(id int64, p stripe.P) Cursor {
+	i := p.Index()
+	owned := uint(i) < uint(w.owned)
 	if !owned {
 		// A processor without a stripe of its own shares the CAS-written one.
-		stripe = w.owned
+		i = w.owned
 	}
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, stripe), owned: owned}
+	return Cursor{w: w, id: id, ptr: w.stripeAt(id, i), owned: owned}
 }
 
 // readBytes is how many bytes of each bucket reads must cover: the owned
@@ -354,21 +358,22 @@ func counterOutOfRange(counter, counters int) {
 // On returns a cursor for w2 at the same stripe and at nowMs, the time c
 // was made for: when w2's buckets have c's width the window ID is reused,
 // sparing the time arithmetic.
-func (c Cursor) On(w2 *Window, nowMs int64, p Pinned) Cursor {
+func (c Cursor) On(w2 *Window, nowMs int64, p stripe.P) Cursor {
 	if w2.widthMs == c.w.widthMs {
 		return w2.cursor(c.id, p)
 	}
 	return w2.AtPinned(nowMs, p)
 }
 
-// Add adds delta (0 <= delta <= MaxDelta) to counter in the cursor's bucket.
+// Add adds delta (0 <= delta) to counter in the cursor's bucket. A count
+// saturates at MaxDelta.
 // It reports false when the bucket has already moved on to a later window,
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
 func (c Cursor) Add(counter int, delta int64) bool {
 	// The common case first, without a further call: a word of the
-	// cursor's own window on a stripe this processor owns (see Pin) takes a
-	// load and a plain store (storeOwned), a fraction of a locked
+	// cursor's own window on a stripe this processor owns takes a
+	// load and a plain store (stripe.Store), a fraction of a locked
 	// read-modify-write; readers, which load atomically, see the old or the
 	// new word.
 	if w := c.w; uint(counter) < uint(w.counters) && c.owned {
@@ -376,9 +381,11 @@ func (c Cursor) Add(counter int, delta int64) bool {
 		// Same tag: old and next differ in count bits only, so old^next
 		// tells whether the count crossed a multiple of boundStep, which
 		// counter 0 of a Bounded window must announce (addSlow does).
+		// A count that would carry into the tag, or a delta beyond MaxDelta,
+		// changes the tag bits: addSlow saturates it.
 		if old := p.Load(); old>>countBits == uint64(c.id)&tagMask {
-			if next := old + uint64(delta); counter != 0 || w.bound == nil || old^next < boundStep {
-				storeOwned(p, next)
+			if next := old + uint64(delta); (old^next)>>countBits == 0 && (counter != 0 || w.bound == nil || old^next < boundStep) {
+				stripe.Store(p, next)
 				return true
 			}
 		}
@@ -401,8 +408,8 @@ func (c Cursor) addSlow(counter int, delta uint64) bool {
 	if !ok {
 		return false
 	}
-	after := before + delta
-	storeOwned(p, tag<<countBits|after)
+	after := saturated(before, delta)
+	stripe.Store(p, tag<<countBits|after)
 	if counter == 0 && w.bound != nil {
 		w.bound.announce(before, after)
 	}

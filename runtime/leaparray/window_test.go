@@ -1,7 +1,8 @@
 package leaparray
 
 import (
-	goruntime "runtime"
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -164,11 +165,11 @@ func TestGauge(t *testing.T) {
 					g.Add(1)
 					continue
 				}
-				p := Pin()
+				p := stripe.Pin()
 				g.AddPinned(1, p)
 				g.AddPinned(-1, p)
 				g.AddPinned(1, p)
-				Unpin()
+				stripe.Unpin()
 			}
 		}()
 	}
@@ -180,7 +181,7 @@ func TestGauge(t *testing.T) {
 
 func TestCursorCountsAndCounterBounds(t *testing.T) {
 	w := MustNew(Config{IntervalMs: 1000, Buckets: 2, Counters: 3})
-	p := Pin()
+	p := stripe.Pin()
 	c := w.AtPinned(700, p)
 	c.Add(0, 2)
 	c.Add(2, 5)
@@ -188,7 +189,7 @@ func TestCursorCountsAndCounterBounds(t *testing.T) {
 	other := MustNew(Config{IntervalMs: 3000, Buckets: 4, Counters: 1}) // 750 ms buckets
 	c.On(other, 700, p).Add(0, 1)
 	w.AtPinned(2300, p).On(other, 2300, p).Add(0, 1) // 500 ms bucket starts at 2000, 750 ms bucket at 2250
-	Unpin()
+	stripe.Unpin()
 	if a, b := c.CountPair(0, 2); a != 3 || b != 5 {
 		t.Fatalf("CountPair = %d, %d, want 3, 5", a, b)
 	}
@@ -225,9 +226,9 @@ func TestConcurrentResetLosesNothing(t *testing.T) {
 	})
 	t.Run("pinned", func(t *testing.T) {
 		testConcurrentReset(t, func(w *Window, nowMs int64) bool {
-			p := Pin()
+			p := stripe.Pin()
 			ok := w.AtPinned(nowMs, p).Add(0, 1)
-			Unpin()
+			stripe.Unpin()
 			return ok
 		})
 	})
@@ -236,7 +237,7 @@ func TestConcurrentResetLosesNothing(t *testing.T) {
 func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 	// More writers than processors, so pinned writers also share stripes
 	// (one at a time per processor).
-	writers := 2 * max(2, goruntime.GOMAXPROCS(0))
+	writers := 2 * max(2, runtime.GOMAXPROCS(0))
 	const perWriter = 50
 	trials := 1000
 	if testing.Short() {
@@ -254,7 +255,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 				defer wg.Done()
 				ready.Add(1)
 				for start.Load() == 0 {
-					goruntime.Gosched() // leave a processor to the goroutine that starts the trial
+					runtime.Gosched() // leave a processor to the goroutine that starts the trial
 				}
 				for i := range perWriter {
 					if g == 0 && i%4 == 0 {
@@ -267,7 +268,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 			}()
 		}
 		for ready.Load() != int32(writers) {
-			goruntime.Gosched()
+			runtime.Gosched()
 		}
 		start.Store(1)
 		wg.Wait()
@@ -285,12 +286,12 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 // their own and by unpinned writers, must still count exactly: those writes
 // share a stripe that only compare-and-swap writes.
 func TestMoreProcessorsThanStripes(t *testing.T) {
-	prev := goruntime.GOMAXPROCS(1)
+	prev := runtime.GOMAXPROCS(1)
 	w := NewSecond(1)
 	g := NewGauge()
 	// Stripes cover the CPUs too (see stripeCount): go well beyond them.
-	goruntime.GOMAXPROCS(max(4, 2*goruntime.NumCPU()))
-	defer goruntime.GOMAXPROCS(prev)
+	runtime.GOMAXPROCS(max(4, 2*runtime.NumCPU()))
+	defer runtime.GOMAXPROCS(prev)
 	const writers, each = 8, 2000
 	var wg sync.WaitGroup
 	for i := range writers {
@@ -303,10 +304,10 @@ func TestMoreProcessorsThanStripes(t *testing.T) {
 					g.Add(1)
 					continue
 				}
-				p := Pin()
+				p := stripe.Pin()
 				w.AtPinned(100, p).Add(0, 1)
 				g.AddPinned(1, p)
-				Unpin()
+				stripe.Unpin()
 			}
 		}()
 	}
@@ -316,5 +317,62 @@ func TestMoreProcessorsThanStripes(t *testing.T) {
 	}
 	if got := g.Load(); got != writers*each {
 		t.Fatalf("gauge holds %d, want %d", got, writers*each)
+	}
+}
+
+// A counter that reaches the word's capacity stays there, on the pinned,
+// the shared and the borrowed paths: it never carries into the tag, which
+// would hand the word to another window and lose the count.
+func TestCountsSaturate(t *testing.T) {
+	w := NewSecond(3)
+	p := stripe.Pin()
+	c := w.AtPinned(100, p)
+	c.Add(1, MaxDelta-1)
+	c.Add(1, 5)
+	c.Add(0, MaxDelta)
+	c.Add(0, 1)
+	stripe.Unpin()
+	w.Add(100, 2, 1<<62)
+	w.Add(100, 2, 1)
+	for counter := range 3 {
+		if got := w.Count(100, counter); got != MaxDelta {
+			t.Fatalf("counter %d = %d, want it saturated at %d", counter, got, MaxDelta)
+		}
+	}
+	w.Borrow(100, 600, MaxDelta)
+	w.Borrow(100, 600, MaxDelta)
+	if got := w.Waiting(100); got != MaxDelta {
+		t.Fatalf("borrowed %d, want %d", got, MaxDelta)
+	}
+}
+
+// A gauge whose stripe crosses 0 and -1 never reads anything else: on
+// 32-bit platforms a plain 64-bit store is two stores, and a read between
+// them saw 4294967295 calls in flight.
+func TestGaugeCrossingZeroDoesNotTear(t *testing.T) {
+	g := NewGauge()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			p := stripe.Pin()
+			for range 1000 {
+				g.AddPinned(-1, p)
+				g.AddPinned(1, p)
+			}
+			stripe.Unpin()
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for i := range 5_000_000 {
+		if v := g.Load(); v != 0 && v != -1 {
+			t.Fatalf("gauge read %d after %d reads, want 0 or -1", v, i)
+		}
 	}
 }

@@ -1,0 +1,86 @@
+package runtime
+
+import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+
+// The statistics layer's writes. Entry records through recordPass or
+// recordBlock, and Exit is the recording of a call's end. Each pins the
+// goroutine to its processor while it writes (so writes to the processor's
+// own stripes need no locked instruction, see package stripe) and unpins
+// before it returns. Pinned code must not block, take locks or run user
+// code: these functions only write counters and read breaker state, and a
+// breaker's state change, which calls listeners, runs after the Unpin.
+
+// recordBlock counts a blocked call in the second-level window id.
+func (r *Resource) recordBlock(via *node, id, acquire int64) {
+	p := stripe.Pin()
+	r.stats.second.AtID(id, p).Add(evBlock, acquire)
+	if via != nil {
+		via.second.AtID(id, p).Add(evBlock, acquire)
+	}
+	stripe.Unpin()
+}
+
+// recordPass counts an admitted call and takes its exit ticket (see
+// tickets.go).
+func (r *Resource) recordPass(rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
+	p := stripe.Pin()
+	r.stats.enter(p, id, nowMs, acquire, counted)
+	if via != nil {
+		via.enter(p, id, nowMs, acquire, counted)
+	}
+	for _, w := range rs.ownWindows {
+		w.AtPinned(nowMs, p).Add(0, acquire)
+	}
+	t := exitTickets.take(p)
+	stripe.Unpin()
+	return t
+}
+
+// Exit ends the call: it records the response time (at the Clock's
+// precision, milliseconds with the default clock), success and error counts,
+// and lets circuit breakers judge the outcome. Later calls, on this Entry or
+// on a copy, do nothing.
+func (e *Entry) Exit() {
+	if e.res == nil || e.exited {
+		return
+	}
+	e.exited = true
+	nowNs := nowNanos()
+	nowMs := nowNs / 1e6
+	// A reading just after the default clock wakes can be a fraction of a
+	// millisecond ahead of the cached readings that follow it.
+	rtMs, id := int64(0), e.secondID
+	if nowNs != e.startNs {
+		rtMs = max(nowMs-e.startNs/1e6, 0)
+		id = e.res.stats.second.ID(nowMs)
+	}
+	acquire, stats := int64(e.acquire), e.res.stats
+	p := stripe.Pin()
+	if !exitTickets.use(e.ticket, p) {
+		stripe.Unpin() // a copy of e has ended the call
+		return
+	}
+	stats.exit(p, id, rtMs, acquire, e.failed)
+	if e.via != nil {
+		e.via.exit(p, id, rtMs, acquire, e.failed)
+	}
+	// Breakers record and decide here (reads only); a state change, which
+	// calls listeners, waits until after Unpin.
+	var changes uint64
+	for i, b := range e.rules.degrade {
+		c := b.window.AtID(id, p) // same bucket width: same window ID
+		if b.window.WidthMs() != stats.second.WidthMs() {
+			c = b.window.AtPinned(nowMs, p)
+		}
+		if b.recordAndJudge(c, b.isBad(rtMs, e.failed), e.probes&(1<<i) != 0) {
+			changes |= 1 << i
+		}
+	}
+	stripe.Unpin()
+	for i := 0; changes != 0; i++ {
+		if changes&(1<<i) != 0 {
+			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
+			changes &^= 1 << i
+		}
+	}
+}

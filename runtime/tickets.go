@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+)
+
+// Entry is a value, and a copy of it can be exited as well as the
+// original. So that a call is still counted once, each admitted call takes
+// a ticket: a slot word that holds the ticket until the call's first Exit
+// clears it. Later Exits of any copy find the word changed (zero, or a
+// later call's ticket once the slot is reused) and do nothing.
+//
+// Slots come in one block per processor, taken and cleared by that
+// processor with plain stores while pinned, plus a shared block for
+// processors beyond the blocks and for builds without pinning, taken and
+// cleared with compare-and-swap. A copy exited on another processor clears
+// with compare-and-swap too. A call's slot is fixed by its sequence number;
+// when that slot is still held (a call started ticketSlots calls earlier on
+// the same processor is still running) the call gets no ticket, and only
+// the Entry value's own flag guards it.
+//
+// What is not covered: two copies of one Entry exited at the same instant on
+// different processors may both count, as before tickets.
+
+// ticket names a slot and the call holding it: the block in the top 8 bits,
+// the block's sequence number below. The zero ticket names no slot.
+type ticket uint64
+
+// Geometry of a block: a cache line holding the block's sequence counter,
+// then the slots.
+const (
+	ticketHeader = 8
+	ticketSlots  = 512 // a power of two
+	ticketBlock  = ticketHeader + ticketSlots
+	ticketShift  = 56
+)
+
+// ticketBook holds the blocks: blocks 0..owned-1 belong to processors
+// 0..owned-1, block owned is shared.
+type ticketBook struct {
+	words []atomic.Uint64
+	base  unsafe.Pointer // &words[0]: slots are addressed from tickets, which only take builds
+	owned int
+}
+
+var exitTickets = newTicketBook()
+
+func newTicketBook() *ticketBook {
+	owned := stripe.Count()
+	words := make([]atomic.Uint64, (owned+1)*ticketBlock)
+	return &ticketBook{words: words, base: unsafe.Pointer(&words[0]), owned: owned}
+}
+
+// word is word i of block blk.
+func (b *ticketBook) word(blk, i uint64) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(b.base, (blk*ticketBlock+i)*8))
+}
+
+// slot is the slot t names.
+func (b *ticketBook) slot(t ticket) *atomic.Uint64 {
+	return b.word(uint64(t)>>ticketShift, ticketHeader+uint64(t)&(ticketSlots-1))
+}
+
+// take gives a call on processor p (the caller is pinned to p) a ticket, or
+// the zero ticket when its slot is held.
+func (b *ticketBook) take(p stripe.P) ticket {
+	i := p.Index()
+	if uint(i) >= uint(b.owned) {
+		return b.takeShared()
+	}
+	// Only this processor writes its block's counter and fills its free
+	// slots, and nobody else writes a free slot (an Exit only clears a slot
+	// holding its own ticket), so plain stores do.
+	counter := b.word(uint64(i), 0)
+	seq := counter.Load() + 1
+	stripe.Store(counter, seq)
+	t := ticket(uint64(i)<<ticketShift | seq)
+	s := b.slot(t)
+	if s.Load() != 0 {
+		return 0
+	}
+	stripe.Store(s, uint64(t))
+	return t
+}
+
+// takeShared is take on the shared block.
+func (b *ticketBook) takeShared() ticket {
+	seq := b.word(uint64(b.owned), 0).Add(1) & (1<<ticketShift - 1)
+	t := ticket(uint64(b.owned)<<ticketShift | seq)
+	if !b.slot(t).CompareAndSwap(0, uint64(t)) {
+		return 0
+	}
+	return t
+}
+
+// use ends the call holding t, on processor p (the caller is pinned to p),
+// reporting false when it had already ended. The zero ticket reports true.
+func (b *ticketBook) use(t ticket, p stripe.P) bool {
+	if t == 0 {
+		return true
+	}
+	s := b.slot(t)
+	if blk := int(uint64(t) >> ticketShift); blk == p.Index() && blk < b.owned {
+		// The slot's own processor: no one else fills it meanwhile.
+		if s.Load() != uint64(t) {
+			return false
+		}
+		stripe.Store(s, 0)
+		return true
+	}
+	return s.CompareAndSwap(uint64(t), 0)
+}
