@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
@@ -42,7 +43,7 @@ func encodeModel(buf []byte, pkg *annotate.Package) (out []byte, err error) {
 			out, err = buf, fmt.Errorf("%w: %v", errUnkeyable, p)
 		}
 	}()
-	e := modelEncoder{typeKey: typeKey{buf: buf}, seen: make(map[pointerKey]int)}
+	e := modelEncoder{typeKey: typeKey{buf: buf}, seen: make(map[uintptr]visit)}
 	e.value(reflect.ValueOf(pkg))
 	return e.buf, e.err
 }
@@ -51,14 +52,13 @@ func encodeModel(buf []byte, pkg *annotate.Package) (out []byte, err error) {
 // embeds, writes the go/types part and holds the buffer.
 type modelEncoder struct {
 	typeKey
-	seen map[pointerKey]int // pointer -> order of its first visit
+	seen map[uintptr]visit // the pointers met so far, by address
 }
 
-// pointerKey identifies a pointer by address and type: a struct and its
-// first field share an address.
-type pointerKey struct {
-	addr uintptr
-	typ  reflect.Type
+// visit is the first visit of a pointer: its type and its order.
+type visit struct {
+	typ   reflect.Type
+	order int
 }
 
 // The model's own packages, whose structs are walked field by field.
@@ -80,102 +80,159 @@ const (
 )
 
 func (e *modelEncoder) value(v reflect.Value) {
-	if e.err != nil {
-		return
+	if e.err == nil {
+		encoderFor(v.Type())(e, v)
 	}
-	t := v.Type()
+}
+
+// encodeFunc writes one value of the type it was made for.
+type encodeFunc func(e *modelEncoder, v reflect.Value)
+
+// encoders caches the encodeFunc of each type met, so that the reflection
+// on a type (its fields, its methods) happens once per process, not once
+// per value: it is most of the cost otherwise.
+var encoders sync.Map // reflect.Type -> encodeFunc
+
+func encoderFor(t reflect.Type) encodeFunc {
+	if f, ok := encoders.Load(t); ok {
+		return f.(encodeFunc)
+	}
+	// A recursive type meets itself while its encoder is being made: it
+	// finds this stand-in, which waits for the real one.
+	var wg sync.WaitGroup
+	var real encodeFunc
+	wg.Add(1)
+	f, loaded := encoders.LoadOrStore(t, encodeFunc(func(e *modelEncoder, v reflect.Value) {
+		wg.Wait()
+		real(e, v)
+	}))
+	if loaded {
+		return f.(encodeFunc)
+	}
+	real = newEncoder(t)
+	wg.Done()
+	encoders.Store(t, real)
+	return real
+}
+
+// newEncoder makes the encodeFunc of t, with those of its element and field
+// types, so that writing a value looks nothing up.
+func newEncoder(t reflect.Type) encodeFunc {
 	switch {
 	case t == typesPackageType:
-		e.typesPackage(v.Interface().(*types.Package))
-		return
+		return func(e *modelEncoder, v reflect.Value) { e.typesPackage(v.Interface().(*types.Package)) }
 	case t == typesTypeType || (t.Kind() != reflect.Interface && t.Implements(typesTypeType)):
-		if v.IsNil() {
-			e.int(tagNilValue)
-			return
+		return func(e *modelEncoder, v reflect.Value) {
+			if v.IsNil() {
+				e.int(tagNilValue)
+				return
+			}
+			e.int(tagValue)
+			e.typ(v.Interface().(types.Type))
 		}
-		e.int(tagValue)
-		e.typ(v.Interface().(types.Type))
-		return
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		e.bool(v.Bool())
+		return func(e *modelEncoder, v reflect.Value) { e.bool(v.Bool()) }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.buf = binary.AppendVarint(e.buf, v.Int())
+		return func(e *modelEncoder, v reflect.Value) { e.buf = binary.AppendVarint(e.buf, v.Int()) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		e.buf = binary.AppendUvarint(e.buf, v.Uint())
+		return func(e *modelEncoder, v reflect.Value) { e.buf = binary.AppendUvarint(e.buf, v.Uint()) }
 	case reflect.Float32, reflect.Float64:
-		e.buf = binary.AppendUvarint(e.buf, math.Float64bits(v.Float()))
+		return func(e *modelEncoder, v reflect.Value) {
+			e.buf = binary.AppendUvarint(e.buf, math.Float64bits(v.Float()))
+		}
 	case reflect.String:
-		e.str(v.String())
+		return func(e *modelEncoder, v reflect.Value) { e.str(v.String()) }
 	case reflect.Pointer:
-		e.pointer(v)
+		elem := encoderFor(t.Elem())
+		return func(e *modelEncoder, v reflect.Value) { e.pointer(v, elem) }
 	case reflect.Interface:
-		if v.IsNil() {
-			e.int(tagNilValue)
-			return
+		return func(e *modelEncoder, v reflect.Value) {
+			if v.IsNil() {
+				e.int(tagNilValue)
+				return
+			}
+			e.int(tagValue)
+			e.str(v.Elem().Type().String())
+			e.value(v.Elem())
 		}
-		e.int(tagValue)
-		e.str(v.Elem().Type().String())
-		e.value(v.Elem())
 	case reflect.Struct:
-		if !walkedPackages[t.PkgPath()] {
-			e.err = fmt.Errorf("%w: %s is not part of the model", errUnkeyable, t)
-			return
-		}
-		for i := range t.NumField() {
-			e.str(t.Field(i).Name)
-			e.value(v.Field(i))
-		}
+		return structEncoder(t)
 	case reflect.Slice, reflect.Array:
-		e.int(v.Len())
-		for i := range v.Len() {
-			e.value(v.Index(i))
+		elem := encoderFor(t.Elem())
+		return func(e *modelEncoder, v reflect.Value) {
+			e.int(v.Len())
+			for i := range v.Len() {
+				elem(e, v.Index(i))
+			}
 		}
 	case reflect.Map:
-		e.mapValue(v)
-	default:
-		e.err = fmt.Errorf("%w: a %s has no canonical form", errUnkeyable, t)
+		if t.Key().Kind() == reflect.String {
+			elem := encoderFor(t.Elem())
+			return func(e *modelEncoder, v reflect.Value) { e.mapValue(v, elem) }
+		}
+	}
+	err := fmt.Errorf("%w: a %s has no canonical form", errUnkeyable, t)
+	return func(e *modelEncoder, _ reflect.Value) { e.err = err }
+}
+
+// structEncoder writes each field under its name, for the model's own
+// structs only.
+func structEncoder(t reflect.Type) encodeFunc {
+	if !walkedPackages[t.PkgPath()] {
+		err := fmt.Errorf("%w: %s is not part of the model", errUnkeyable, t)
+		return func(e *modelEncoder, _ reflect.Value) { e.err = err }
+	}
+	names := make([]string, t.NumField())
+	encs := make([]encodeFunc, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Name
+		encs[i] = encoderFor(t.Field(i).Type)
+	}
+	return func(e *modelEncoder, v reflect.Value) {
+		for i, enc := range encs {
+			if e.err != nil {
+				return
+			}
+			e.str(names[i])
+			enc(e, v.Field(i))
+		}
 	}
 }
 
 // pointer writes nil, a reference to an earlier visit, or the value.
-func (e *modelEncoder) pointer(v reflect.Value) {
+func (e *modelEncoder) pointer(v reflect.Value, elem encodeFunc) {
 	if v.IsNil() {
 		e.int(tagNilValue)
 		return
 	}
-	k := pointerKey{v.Pointer(), v.Type()}
-	if i, ok := e.seen[k]; ok {
+	addr := v.Pointer()
+	if s, ok := e.seen[addr]; ok {
+		if s.typ != v.Type() {
+			// A struct and its first field share an address; the model
+			// has no such pointers, and a key must not guess.
+			e.err = fmt.Errorf("%w: two pointers of types %s and %s to one address", errUnkeyable, s.typ, v.Type())
+			return
+		}
 		e.int(tagReference)
-		e.int(i)
+		e.int(s.order)
 		return
 	}
-	e.seen[k] = len(e.seen)
+	e.seen[addr] = visit{v.Type(), len(e.seen)}
 	e.int(tagValue)
-	e.value(v.Elem())
+	elem(e, v.Elem())
 }
 
-// mapValue writes the entries in key order; only string keys have one.
-func (e *modelEncoder) mapValue(v reflect.Value) {
-	if v.Type().Key().Kind() != reflect.String {
-		e.err = fmt.Errorf("%w: a %s has no canonical order", errUnkeyable, v.Type())
-		return
-	}
+// mapValue writes the entries in key order (only maps with string keys are
+// given this encoder).
+func (e *modelEncoder) mapValue(v reflect.Value, elem encodeFunc) {
 	keys := v.MapKeys()
-	slices.SortFunc(keys, func(a, b reflect.Value) int {
-		switch {
-		case a.String() < b.String():
-			return -1
-		case a.String() > b.String():
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
 	e.int(len(keys))
 	for _, k := range keys {
 		e.str(k.String())
-		e.value(v.MapIndex(k))
+		elem(e, v.MapIndex(k))
 	}
 }
 

@@ -181,7 +181,7 @@ func TestForeignValuesAreUnkeyable(t *testing.T) {
 		"func":                      func() {},
 		"map with int keys":         map[int]bool{1: true},
 	} {
-		e := modelEncoder{seen: make(map[pointerKey]int)}
+		e := modelEncoder{seen: make(map[uintptr]visit)}
 		e.value(reflect.ValueOf(v))
 		if !errors.Is(e.err, errUnkeyable) {
 			t.Errorf("%s: err %v; want errUnkeyable", name, e.err)
