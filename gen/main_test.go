@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/internal/cachedir"
@@ -21,4 +22,19 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// TestCachesAreTheTestRunsOwn guards TestMain: every cache the tests touch
+// is under the temporary directory, none under the user's cache directory.
+func TestCachesAreTheTestRunsOwn(t *testing.T) {
+	root, ok := cachedir.Root()
+	if !ok {
+		t.Fatal("caching is off; the tests would not exercise it")
+	}
+	if !strings.HasPrefix(root, os.TempDir()) {
+		t.Fatalf("the cache root is %s, not under %s", root, os.TempDir())
+	}
+	if user, err := os.UserCacheDir(); err == nil && strings.HasPrefix(root, user) {
+		t.Fatalf("the cache root %s is in the user's cache %s", root, user)
+	}
 }
