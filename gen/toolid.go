@@ -26,6 +26,12 @@ func executableID() ([]byte, error) {
 	if id := goBuildID(f); id != "" {
 		return []byte("go build ID " + id), nil
 	}
+	return contentID(f)
+}
+
+// contentID hashes the whole file: the identity of an executable without a
+// usable build ID.
+func contentID(f *os.File) ([]byte, error) {
 	h := sha256.New()
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err

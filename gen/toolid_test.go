@@ -53,3 +53,33 @@ func TestNoBuildIDInAPlainFile(t *testing.T) {
 		t.Fatalf("goBuildID = %q, want none", id)
 	}
 }
+
+// BenchmarkExecutableID compares the two ways to identify the running
+// executable (here the test binary): reading its Go build ID, and hashing
+// the whole file, the fallback and what every run did before.
+func BenchmarkExecutableID(b *testing.B) {
+	f, err := openExecutable()
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil {
+		b.Logf("executable: %d bytes", info.Size())
+	}
+	b.Run("build-id", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if goBuildID(f) == "" {
+				b.Fatal("no build ID")
+			}
+		}
+	})
+	b.Run("sha256", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := contentID(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
