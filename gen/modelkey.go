@@ -28,7 +28,7 @@ var errUnkeyable = errors.New("model cannot be encoded for the cache")
 // added to the model is in it without anyone listing it; nothing is left
 // out, positions included (an edit above a directive costs that package one
 // render). Structs of package annotate and go/token are walked field by
-// field, each field under its name; a pointer met again is written as a
+// field; a pointer met again is written as a
 // reference to its first visit, which keeps the sharing Generate relies on
 // (a wrapper's methods are the package's resources); map keys are sorted.
 // Values from go/types are written as what Generate reads of them (see
@@ -43,7 +43,12 @@ func encodeModel(buf []byte, pkg *annotate.Package) (out []byte, err error) {
 			out, err = buf, fmt.Errorf("%w: %v", errUnkeyable, p)
 		}
 	}()
-	e := modelEncoder{typeKey: typeKey{buf: buf}, seen: make(map[uintptr]visit)}
+	seen := seenMaps.Get().(map[uintptr]visit)
+	defer func() {
+		clear(seen)
+		seenMaps.Put(seen)
+	}()
+	e := modelEncoder{typeKey: typeKey{buf: buf}, seen: seen}
 	e.value(reflect.ValueOf(pkg))
 	return e.buf, e.err
 }
@@ -177,17 +182,16 @@ func newEncoder(t reflect.Type) encodeFunc {
 	return func(e *modelEncoder, _ reflect.Value) { e.err = err }
 }
 
-// structEncoder writes each field under its name, for the model's own
-// structs only.
+// structEncoder writes the fields in order, for the model's own structs
+// only. Their names are not written: the tool's identity, which starts
+// every key, fixes the model's types and so their layout.
 func structEncoder(t reflect.Type) encodeFunc {
 	if !walkedPackages[t.PkgPath()] {
 		err := fmt.Errorf("%w: %s is not part of the model", errUnkeyable, t)
 		return func(e *modelEncoder, _ reflect.Value) { e.err = err }
 	}
-	names := make([]string, t.NumField())
 	encs := make([]encodeFunc, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Name
+	for i := range encs {
 		encs[i] = encoderFor(t.Field(i).Type)
 	}
 	return func(e *modelEncoder, v reflect.Value) {
@@ -195,7 +199,6 @@ func structEncoder(t reflect.Type) encodeFunc {
 			if e.err != nil {
 				return
 			}
-			e.str(names[i])
 			enc(e, v.Field(i))
 		}
 	}
@@ -259,6 +262,10 @@ func (e *modelEncoder) typesPackage(p *types.Package) {
 	}
 }
 
-// encodingBuffers holds *[]byte for the model encodings: several kilobytes
-// for ten methods, reused from package to package.
-var encodingBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// encodingBuffers holds *[]byte for the model encodings, and seenMaps the
+// encoders' pointer maps: several kilobytes for ten methods, reused from
+// package to package rather than grown anew for each.
+var (
+	encodingBuffers = sync.Pool{New: func() any { return new([]byte) }}
+	seenMaps        = sync.Pool{New: func() any { return make(map[uintptr]visit, 256) }}
+)
