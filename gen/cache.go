@@ -4,104 +4,68 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
 	"sync"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
-	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
+	"github.com/sentinelgen/sentinelgen/internal/cachedir"
 )
 
-// CacheEnv is the environment variable that configures the generation
-// cache: "off" disables it, an absolute directory replaces the default
-// (sentinelgen under os.UserCacheDir), empty or unset means the default.
-const CacheEnv = "SENTINELGEN_CACHE"
+// CacheEnv is the environment variable that configures the caches:
+// cachedir.Env, which documents it.
+const CacheEnv = cachedir.Env
+
+// cacheSubdir is the generation cache's directory under the cache root.
+const cacheSubdir = "gen"
 
 // Cache lets Sync skip rendering a package whose generated file is already
-// right. Rendering and formatting a file costs milliseconds; a package's
-// model, hashed, costs microseconds. The cache maps the hash of (generator
-// binary, package model) to the hash of the output that pair gave. When the
-// file on disk hashes to that value it is what Generate would return, and
-// nothing is rendered. Anything else (no entry, a different hash, a model
-// that cannot be fingerprinted, an unreadable cache) renders, so the cache
-// can make a run faster but never change its result.
+// right. Rendering and formatting a file costs milliseconds; encoding a
+// package's model and hashing it, microseconds. An entry says: the
+// generator identified by toolID, given a model with this encoding, wrote
+// this output. It is an empty file named by two hashes, the key's (tool
+// identity and model encoding, see encodeModel) and the output's, so a
+// lookup is one stat of the name the model and the file on disk give: a
+// file on disk that is not exactly what Generate would return names no
+// entry. Anything else (no entry, a model that cannot be encoded, an
+// unreadable cache) renders, so the cache can make a run faster but never
+// change its result.
 //
-// Like the go command's build cache it lives outside the repository and may
-// be deleted at any time. A nil *Cache is valid and caches nothing.
+// Like the go command's build cache it lives outside the repository (under
+// cachedir.Root) and may be deleted at any time. A nil *Cache is valid and
+// caches nothing.
 type Cache struct {
-	dir  string
+	root string                 // the cache root, which Trim sweeps whole
+	dir  string                 // where the entries live
 	tool func() ([]byte, error) // identity of the generator, computed once
 }
 
-// OpenCache returns the cache configured by CacheEnv, or nil when it is
-// off or there is no user cache directory. It starts hashing the running
-// executable (its identity, see NewCache) in the background right away, so
-// that the hashing overlaps with loading the packages.
+// OpenCache returns the cache under cachedir.Root, or nil when caching is
+// off. It starts reading the running executable's identity (see NewCache)
+// in the background right away, so that it overlaps with loading.
 func OpenCache() *Cache {
-	dir := os.Getenv(CacheEnv)
-	switch {
-	case dir == "off":
+	root, ok := cachedir.Root()
+	if !ok {
 		return nil
-	case dir == "":
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil
-		}
-		dir = filepath.Join(base, "sentinelgen")
-	case !filepath.IsAbs(dir):
-		return nil // a relative path would depend on the working directory
 	}
 	tool := sync.OnceValues(executableID)
 	go tool()
-	return &Cache{dir: dir, tool: tool}
+	return &Cache{root: root, dir: filepath.Join(root, cacheSubdir), tool: tool}
 }
 
-// NewCache returns a cache in dir for the generator identified by toolID:
-// bytes that change whenever the generator's code does (OpenCache uses the
-// SHA-256 of the executable). Entries of one generator never answer for
-// another, so rebuilding sentinelgen invalidates everything.
+// NewCache returns a cache whose root is dir for the generator identified
+// by toolID: bytes that change whenever the generator's code does (OpenCache
+// uses the executable's Go build ID, or its SHA-256). Entries of one
+// generator never answer for another, so rebuilding sentinelgen invalidates
+// everything.
 func NewCache(dir string, toolID []byte) *Cache {
 	id := bytes.Clone(toolID)
-	return &Cache{dir: dir, tool: func() ([]byte, error) { return id, nil }}
+	return &Cache{root: dir, dir: filepath.Join(dir, cacheSubdir), tool: func() ([]byte, error) { return id, nil }}
 }
 
-// executableID hashes the running executable's content.
-func executableID() ([]byte, error) {
-	f, err := openExecutable()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, err
-	}
-	return h.Sum(nil), nil
-}
-
-// openExecutable opens the file the process runs. On Linux /proc/self/exe
-// is that file even when a new build has since been installed under its
-// name (go install renames over it); hashing the new one would file this
-// binary's outputs under the other's identity. Elsewhere the path is the
-// best there is.
-func openExecutable() (*os.File, error) {
-	if goruntime.GOOS == "linux" {
-		if f, err := os.Open("/proc/self/exe"); err == nil {
-			return f, nil
-		}
-	}
-	path, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	return os.Open(path)
-}
-
-// cacheKey names the entry of a package model; ok is false when the model
-// cannot be cached.
+// cacheKey names the entries of a package model; ok is false when the
+// model cannot be cached.
 type cacheKey struct {
 	hex string
 	ok  bool
@@ -116,78 +80,56 @@ func (c *Cache) key(pkg *annotate.Package) cacheKey {
 	if err != nil || len(tool) == 0 {
 		return cacheKey{}
 	}
-	model, err := modelFingerprint(pkg)
+	bp := encodingBuffers.Get().(*[]byte)
+	defer encodingBuffers.Put(bp)
+	// The tool's identity first, with its length, then the model.
+	buf := append(append((*bp)[:0], byte(len(tool)), byte(len(tool)>>8)), tool...)
+	buf, err = encodeModel(buf, pkg)
+	*bp = buf
 	if err != nil {
 		return cacheKey{}
 	}
-	h := sha256.New()
-	h.Write(tool)
-	h.Write(model[:])
-	return cacheKey{hex: hex.EncodeToString(h.Sum(nil)), ok: true}
+	sum := sha256.Sum256(buf)
+	return cacheKey{hex: hex.EncodeToString(sum[:]), ok: true}
 }
 
-// path is where the entry of k lives: 256 subdirectories keep each small.
-func (c *Cache) path(k cacheKey) string {
-	return filepath.Join(c.dir, k.hex[:2], k.hex)
+// path is the entry saying that k gave an output of hash sum: 256
+// subdirectories keep each small.
+func (c *Cache) path(k cacheKey, sum [sha256.Size]byte) string {
+	return filepath.Join(c.dir, k.hex[:2], k.hex+"-"+hex.EncodeToString(sum[:]))
 }
 
-// matches reports whether the cache holds k and content is the output it
-// records.
+// matches reports whether the cache records content as the output of k,
+// and marks the entry used.
 func (c *Cache) matches(k cacheKey, content []byte) bool {
 	if c == nil || !k.ok {
 		return false
 	}
-	want, ok := c.lookup(k)
-	if !ok {
+	path := c.path(k, sha256.Sum256(content))
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
 		return false
 	}
-	have := sha256.Sum256(content)
-	return have == want
+	c.markUsed(path, info.ModTime(), time.Now())
+	return true
 }
 
-// lookup returns the output hash recorded for k, and marks the entry used.
-func (c *Cache) lookup(k cacheKey) (sum [sha256.Size]byte, ok bool) {
-	path := c.path(k)
-	f, err := os.Open(path)
-	if err != nil {
-		return sum, false
-	}
-	defer f.Close()
-	// An entry is the hex hash and a newline; anything else (a torn or
-	// foreign file) is no entry. One byte more than that shows a longer file.
-	var data [2*sha256.Size + 2]byte
-	n, _ := io.ReadFull(f, data[:])
-	if n != 2*sha256.Size+1 || data[n-1] != '\n' {
-		return sum, false
-	}
-	if _, err := hex.Decode(sum[:], data[:n-1]); err != nil {
-		return sum, false
-	}
-	if info, err := f.Stat(); err == nil {
-		c.markUsed(path, info.ModTime(), time.Now())
-	}
-	return sum, true
-}
-
-// store records out as the output of k. Failing to store only costs a
-// render next time, so errors are dropped.
+// store records out as the output of k. An entry has no content, so there
+// is nothing a crash or a concurrent writer could leave half-written and
+// nothing to sync: a lost entry costs one render. Failing to store only
+// costs a render next time, so errors are dropped.
 func (c *Cache) store(k cacheKey, out []byte) {
 	if c == nil || !k.ok {
 		return
 	}
-	sum := sha256.Sum256(out)
-	if have, ok := c.lookup(k); ok && have == sum {
+	path := c.path(k, sha256.Sum256(out))
+	if _, err := os.Stat(path); err == nil {
 		return
 	}
-	path := c.path(k)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	entry := make([]byte, 0, 2*sha256.Size+1)
-	entry = hex.AppendEncode(entry, sum[:])
-	entry = append(entry, '\n')
-	// Through a temporary file and a rename, as the generated files: two
-	// concurrent runs may store the same entry, and a reader must never
-	// see half of one.
-	_ = atomicfile.WriteFile(path, entry, generatedFilePerm)
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, generatedFilePerm); err == nil {
+		f.Close()
+	}
 }

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"encoding/hex"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,18 +12,34 @@ import (
 	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
 
-// The cache's housekeeping, after the go command's build cache: an entry's
-// modification time says when it was last used (refreshed at most once per
-// usedResolution, so that a hit rarely costs a write), and entries unused
-// for maxUnused are removed by a sweep that runs at most once per
-// trimInterval. Entries are tiny, but every new sentinelgen binary starts a
-// new set of them.
+// The caches' housekeeping, after the go command's build cache: a file's
+// modification time says when it was last used (the generation cache
+// refreshes it at most once per usedResolution, so that a hit rarely costs
+// a write), and files unused for maxUnused are removed by a sweep that runs
+// at most once per trimInterval. The sweep covers every cache under the
+// root (the loader's listings too, and the temporary files a crash may
+// leave), by the same rule. Entries are tiny, but
+// every new sentinelgen binary starts a new set of them.
 const (
 	usedResolution = 24 * time.Hour
 	maxUnused      = 30 * 24 * time.Hour
 	trimInterval   = 24 * time.Hour
-	trimStampFile  = "trim.txt" // the Unix time of the last sweep
+	trimStampFile  = "trim.txt" // in the root: the Unix time of the last sweep
 )
+
+// sweptDir reports whether a directory of the cache root belongs to a
+// sentinelgen cache: the generation cache, the loader's listings
+// (cachedir.Sub("golist")) and the two-hex-digit directories of the
+// generation cache's first layout. Nothing else is swept: SENTINELGEN_CACHE
+// may name a directory that holds other files too.
+func sweptDir(name string) bool {
+	switch name {
+	case cacheSubdir, "golist":
+		return true
+	}
+	_, err := hex.DecodeString(name)
+	return len(name) == 2 && err == nil
+}
 
 // markUsed refreshes the modification time of an entry last marked before
 // usedResolution.
@@ -31,45 +49,42 @@ func (c *Cache) markUsed(path string, modified, now time.Time) {
 	}
 }
 
-// Trim removes the entries unused for a month, unless that was done within
-// the last day; most calls cost one small file read. The command calls it
-// after Sync. A nil cache has nothing to trim.
+// Trim removes the files under the cache root unused for a month, unless
+// that was done within the last day; most calls cost one small file read.
+// The command calls it after Sync. A nil cache has nothing to trim.
 func (c *Cache) Trim() {
 	if c != nil {
 		c.trim(time.Now())
 	}
 }
 
-// trim is Trim at a given time. Errors only leave entries behind, so they
+// trim is Trim at a given time. Errors only leave files behind, so they
 // are dropped.
 func (c *Cache) trim(now time.Time) {
-	stamp := filepath.Join(c.dir, trimStampFile)
+	stamp := filepath.Join(c.root, trimStampFile)
 	if data, err := os.ReadFile(stamp); err == nil {
 		if last, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil &&
 			now.Sub(time.Unix(last, 0)) < trimInterval {
 			return
 		}
 	}
-	subdirs, err := os.ReadDir(c.dir)
+	top, err := os.ReadDir(c.root)
 	if err != nil {
 		return
 	}
-	for _, sub := range subdirs {
-		// Only the two-hex-digit directories that store creates.
-		if !sub.IsDir() || len(sub.Name()) != 2 {
+	for _, d := range top {
+		if !d.IsDir() || !sweptDir(d.Name()) {
 			continue
 		}
-		dir := filepath.Join(c.dir, sub.Name())
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			info, err := e.Info()
-			if err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > maxUnused {
-				_ = os.Remove(filepath.Join(dir, e.Name()))
+		_ = filepath.WalkDir(filepath.Join(c.root, d.Name()), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil // an unreadable directory is skipped, not fatal
 			}
-		}
+			if info, err := d.Info(); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > maxUnused {
+				_ = os.Remove(path)
+			}
+			return nil
+		})
 	}
 	_ = atomicfile.WriteFile(stamp, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), generatedFilePerm)
 }

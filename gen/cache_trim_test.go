@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,21 @@ func agedEntry(t *testing.T, c *Cache, pkgPath string, age time.Duration) string
 	pkg.Path = pkgPath
 	k := c.key(pkg)
 	c.store(k, []byte(pkgPath))
-	path := c.path(k)
+	return aged(t, c.path(k, sha256.Sum256([]byte(pkgPath))), age)
+}
+
+// aged dates the file at path age ago, creating it (and its directory) if
+// needed.
+func aged(t *testing.T, path string, age time.Duration) string {
+	t.Helper()
+	if !exists(path) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	old := time.Now().Add(-age)
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
@@ -47,8 +62,34 @@ func TestTrimRemovesEntriesUnusedForAMonthOncePerDay(t *testing.T) {
 	if exists(staleAgain) {
 		t.Fatal("the sweep a day later left an entry unused for a month")
 	}
-	if !exists(filepath.Join(c.dir, trimStampFile)) {
+	if !exists(filepath.Join(c.root, trimStampFile)) {
 		t.Fatal("no record of the last sweep")
+	}
+}
+
+// TestTrimSweepsEveryCacheUnderTheRoot: the loader's listings and the first
+// layout's entries are trimmed by the same rule; what the root holds
+// besides sentinelgen's caches is never touched.
+func TestTrimSweepsEveryCacheUnderTheRoot(t *testing.T) {
+	c := NewCache(t.TempDir(), []byte("tool"))
+	month := 40 * 24 * time.Hour
+	listing := aged(t, filepath.Join(c.root, "golist", "0123.json"), month)
+	tmpListing := aged(t, filepath.Join(c.root, "golist", "listing-123"), month)
+	firstLayout := aged(t, filepath.Join(c.root, "ab", "ab01"), month)
+	freshListing := aged(t, filepath.Join(c.root, "golist", "4567.json"), time.Hour)
+	foreign := aged(t, filepath.Join(c.root, "photos", "old.jpg"), month)
+	foreignTop := aged(t, filepath.Join(c.root, "notes.txt"), month)
+
+	c.trim(time.Now())
+	for _, p := range []string{listing, tmpListing, firstLayout} {
+		if exists(p) {
+			t.Errorf("%s, unused for a month, is still there", p)
+		}
+	}
+	for _, p := range []string{freshListing, foreign, foreignTop} {
+		if !exists(p) {
+			t.Errorf("%s was removed", p)
+		}
 	}
 }
 
@@ -57,15 +98,12 @@ func TestALookupMarksTheEntryUsed(t *testing.T) {
 	pkg := funcModel(t.TempDir())
 	k := c.key(pkg)
 	c.store(k, []byte("output"))
-	old := time.Now().Add(-40 * 24 * time.Hour)
-	if err := os.Chtimes(c.path(k), old, old); err != nil {
-		t.Fatal(err)
-	}
+	path := aged(t, c.path(k, sha256.Sum256([]byte("output"))), 40*24*time.Hour)
 	if !c.matches(k, []byte("output")) {
 		t.Fatal("the stored entry does not match its output")
 	}
 	c.trim(time.Now())
-	if !exists(c.path(k)) {
+	if !exists(path) {
 		t.Fatal("an entry just used was trimmed")
 	}
 }

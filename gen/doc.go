@@ -10,14 +10,16 @@
 //
 // Because the output is a pure function of the model, Sync can skip
 // rendering a package whose file already holds what its model gave last
-// time: Cache records, per generator binary and model fingerprint, the hash
-// of that output.
+// time: Cache records, per generator binary and model, the hash of that
+// output. The model's part of the key is derived from the model's types by
+// reflection, so it cannot miss a field.
 //
 // Each concern has its own file: names.go (identifier allocation),
 // imports.go and imports_group.go (import names and layout, formatting),
 // typeexpr.go (go/types to source), resources.go, wrapper.go, method.go,
 // errfilter.go and assert.go (the pieces of one file), generate.go
 // (assembling them), sync.go (writing, checking, deleting, concurrently),
-// fingerprint.go (the model's hash), cache.go and cache_trim.go (the
-// generation cache and its housekeeping).
+// modelkey.go and typekey.go (the model's encoding for the cache key),
+// toolid.go (the generator's identity), cache.go and cache_trim.go (the
+// generation cache and the housekeeping of every cache under the root).
 package gen

@@ -123,11 +123,19 @@ func (b *guardedBody) signature() *jen.Statement {
 //
 //	e, blockErr := res.Entry(ctx)
 //	if blockErr != nil { return <block path> }
-//	defer e.Exit()
-//	<call, trace, fallback>
+//	returned := false
+//	defer func() { <if !returned: trace the panic>; e.Exit() }()
+//	<call>
+//	returned = true
+//	<trace, fallback>
 //
 // The deferred Exit runs once on every admitted path, a panic included, and
-// after the handlers, which therefore run inside the entry.
+// after the handlers, which therefore run inside the entry. A call that
+// panics is traced as an error, so that error-based breakers see a panicking
+// dependency, and its panic goes on to the caller: it is not a returned
+// error, so the fallback never sees it. The flag, rather than a recover on
+// every path, keeps the panic untouched (value, stack and crash message)
+// and costs one stack store when the call returns; see panicked.
 func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
 	f := b.r.Func
 	entry := b.local.fresh("e")
@@ -136,12 +144,53 @@ func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.H
 	if f.HasContext {
 		ctx = jen.Id(b.params[0])
 	}
+	returned := b.local.fresh("returned")
 	stmts := []jen.Code{
 		jen.List(jen.Id(entry), jen.Id(blockErr)).Op(":=").Id(b.g.resVar[b.r]).Dot("Entry").Call(ctx),
 		jen.If(jen.Id(blockErr).Op("!=").Nil()).Block(b.blocked(blockErr, handler)...),
-		jen.Defer().Id(entry).Dot("Exit").Call(),
+		jen.Id(returned).Op(":=").False(),
+		jen.Defer().Func().Params().Block(b.exit(entry, returned)...).Call(),
 	}
-	return append(stmts, b.admitted(entry, target, handler)...)
+	return append(stmts, b.admitted(entry, returned, target, handler)...)
+}
+
+// exit is the body of the deferred function: when the call did not return,
+// trace it (panicked), then Exit.
+func (b *guardedBody) exit(entry, returned string) []jen.Code {
+	return []jen.Code{
+		jen.If(jen.Op("!").Id(returned)).Block(b.panicked(entry)...),
+		jen.Id(entry).Dot("Exit").Call(),
+	}
+}
+
+// panicked handles a call that did not return: it panicked or called
+// runtime.Goexit. Without ignore= or trace= every such call is traced as
+// runtime.ErrPanicked; the panic is not recovered and unwinds on as if
+// there were no wrapper. With them, the panic's value is judged as a
+// returned error would be: an error value by the filter itself, any other
+// value as runtime.ErrPanicked (which matches no entry unless the directive
+// names it, so it is traced unless trace= is given, as a Java Throwable not
+// listed in exceptionsToTrace is not). That needs the value, so this path
+// recovers, traces, exits and panics again with the same value; the crash
+// message then says "[recovered, repanicked]" above the original frames.
+func (b *guardedBody) panicked(entry string) []jen.Code {
+	errPanicked := jen.Qual(runtimePath, "ErrPanicked")
+	filter := b.g.filter[b.r]
+	if filter == "" {
+		return []jen.Code{jen.Id(entry).Dot("TraceError").Call(errPanicked)}
+	}
+	scope := b.local.child()
+	p, err, ok := scope.fresh("p"), scope.fresh("err"), scope.fresh("ok")
+	return []jen.Code{
+		jen.Id(p).Op(":=").Recover(),
+		jen.List(jen.Id(err), jen.Id(ok)).Op(":=").Id(p).Assert(jen.Error()),
+		jen.If(jen.Op("!").Id(ok)).Block(jen.Id(err).Op("=").Add(errPanicked)),
+		jen.If(jen.Id(filter).Call(jen.Id(err))).Block(jen.Id(entry).Dot("TraceError").Call(jen.Id(err))),
+		jen.Id(entry).Dot("Exit").Call(),
+		// A nil value is runtime.Goexit, which goes on by itself.
+		jen.If(jen.Id(p).Op("!=").Nil()).Block(jen.Panic(jen.Id(p))),
+		jen.Return(),
+	}
 }
 
 // blocked is the block path: blockHandler, else fallback, else
@@ -171,17 +220,15 @@ func (b *guardedBody) blocked(blockErr string, handler func(*annotate.Handler) *
 	return append(stmts, jen.Return(values...))
 }
 
-// admitted is the path of an admitted call: call the function; if it
-// returned an error that counts (see errorFilter), trace it and hand over to
-// the fallback; otherwise return the results unchanged.
-func (b *guardedBody) admitted(entry string, target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
+// admitted is the path of an admitted call: call the function and mark it
+// returned; if it returned an error that counts (see errorFilter), trace it
+// and hand over to the fallback; otherwise return the results unchanged.
+func (b *guardedBody) admitted(entry, returned string, target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
 	f := b.r.Func
 	call := target.Call(b.callArgs()...)
+	markReturned := jen.Id(returned).Op("=").True()
 	if len(f.Results) == 0 {
-		return []jen.Code{call}
-	}
-	if f.ErrorResult < 0 {
-		return []jen.Code{jen.Return(call)}
+		return []jen.Code{call, markReturned}
 	}
 	results := make([]jen.Code, len(f.Results))
 	var errName string
@@ -192,6 +239,9 @@ func (b *guardedBody) admitted(entry string, target *jen.Statement, handler func
 		} else {
 			results[i] = jen.Id(b.local.fresh(fmt.Sprintf("r%d", i)))
 		}
+	}
+	if f.ErrorResult < 0 {
+		return []jen.Code{jen.List(results...).Op(":=").Add(call), markReturned, jen.Return(results...)}
 	}
 	cond := jen.Id(errName).Op("!=").Nil()
 	if name := b.g.filter[b.r]; name != "" {
@@ -215,6 +265,7 @@ func (b *guardedBody) admitted(entry string, target *jen.Statement, handler func
 	}
 	return []jen.Code{
 		jen.List(results...).Op(":=").Add(call),
+		markReturned,
 		jen.If(cond).Block(onError...),
 		jen.Return(final...),
 	}
@@ -273,6 +324,7 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 		b.WriteString("A blocked call returns the *runtime.BlockError as its error.")
 	}
 	if r.Func.ErrorResult < 0 {
+		b.WriteString("\n" + panicDoc(r))
 		return b.String()
 	}
 	switch {
@@ -293,7 +345,21 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 	if len(untraced) > 0 {
 		fmt.Fprintf(&b, "\nErrors %s are returned unchanged and not traced.", strings.Join(untraced, " or "))
 	}
+	b.WriteString("\n" + panicDoc(r))
 	return b.String()
+}
+
+// panicDoc says what a panic of the guarded call does (see panicked).
+func panicDoc(r *annotate.Resource) string {
+	s := "A panic is traced as an error and goes on to the caller unchanged"
+	if needsFilter(r) {
+		s = "A panic is traced when its value, or runtime.ErrPanicked for a value that is not an error,\n" +
+			"would be traced if returned, and goes on to the caller unchanged"
+	}
+	if r.Fallback != nil || r.DefaultFallback != nil {
+		s += ": the fallback does not see it"
+	}
+	return s + "."
 }
 
 // matcherList writes ignore/trace entries as the directive wrote them.

@@ -35,13 +35,34 @@ func NewGuardedOrderService(inner *OrderService) *GuardedOrderService {
 // A blocked call returns the result of blockHandler createOrderBlocked.
 // An error it returns is traced, then answered by fallback createOrderFallback.
 // Errors matching ignore=*ValidationError are returned unchanged and not traced.
+// A panic is traced when its value, or runtime.ErrPanicked for a value that is not an error,
+// would be traced if returned, and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedOrderService) CreateOrder(ctx context.Context, req *CreateOrderRequest) (*Order, error) {
 	e, blockErr := resOrderServiceCreateOrder.Entry(ctx)
 	if blockErr != nil {
 		return g.OrderService.createOrderBlocked(ctx, req, blockErr)
 	}
-	defer e.Exit()
+	returned := false
+	defer func() {
+		if !returned {
+			p := recover()
+			err, ok := p.(error)
+			if !ok {
+				err = runtime.ErrPanicked
+			}
+			if traceOrderServiceCreateOrder(err) {
+				e.TraceError(err)
+			}
+			e.Exit()
+			if p != nil {
+				panic(p)
+			}
+			return
+		}
+		e.Exit()
+	}()
 	r0, err := g.OrderService.CreateOrder(ctx, req)
+	returned = true
 	if err != nil && traceOrderServiceCreateOrder(err) {
 		e.TraceError(err)
 		return g.OrderService.createOrderFallback(ctx, req, err)
@@ -61,13 +82,21 @@ func traceOrderServiceCreateOrder(err error) bool {
 // QueryStock calls (*OrderService).QueryStock as Sentinel resource "queryStock".
 // A blocked call returns the result of fallback estimateStock.
 // An error it returns is traced, then answered by fallback estimateStock.
+// A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedOrderService) QueryStock(ctx context.Context, sku string) (StockLevel, error) {
 	e, blockErr := resOrderServiceQueryStock.Entry(ctx)
 	if blockErr != nil {
 		return g.OrderService.estimateStock(ctx, sku, blockErr)
 	}
-	defer e.Exit()
+	returned := false
+	defer func() {
+		if !returned {
+			e.TraceError(runtime.ErrPanicked)
+		}
+		e.Exit()
+	}()
 	r0, err := g.OrderService.QueryStock(ctx, sku)
+	returned = true
 	if err != nil {
 		e.TraceError(err)
 		return g.OrderService.estimateStock(ctx, sku, err)

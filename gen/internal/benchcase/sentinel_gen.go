@@ -30,13 +30,21 @@ func NewGuardedService(inner *Service) *GuardedService {
 // Get calls (*Service).Get as Sentinel resource "benchcase.generated".
 // A blocked call returns the result of fallback getFallback.
 // An error it returns is traced, then answered by fallback getFallback.
+// A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedService) Get(ctx context.Context, id int) (int, error) {
 	e, blockErr := resServiceGet.Entry(ctx)
 	if blockErr != nil {
 		return g.Service.getFallback(ctx, id, blockErr)
 	}
-	defer e.Exit()
+	returned := false
+	defer func() {
+		if !returned {
+			e.TraceError(runtime.ErrPanicked)
+		}
+		e.Exit()
+	}()
 	r0, err := g.Service.Get(ctx, id)
+	returned = true
 	if err != nil {
 		e.TraceError(err)
 		return g.Service.getFallback(ctx, id, err)
