@@ -16,7 +16,7 @@ var (
 	generated = flag.Int("conformance.generated", 300, "number of generated scenarios to compare")
 	firstSeed = flag.Uint64("conformance.seed", 1, "seed of the first generated scenario")
 	keepDir   = flag.String("conformance.keep", "", "write the generated scenarios to this directory (to replay or read them)")
-	fullGen   = flag.Bool("conformance.full", false, "generate scenarios with every feature, including those known to differ or not yet explained")
+	withFlag  = flag.String("conformance.with", "", "comma-separated features the generated scenarios may use beyond the default (see allFeatures in gen_test.go; \"all\" for every one)")
 )
 
 // scenario is one file to replay.
@@ -42,10 +42,24 @@ func loadScenarios(t *testing.T) (all []scenario, hand int) {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	with := features{}
+	for _, f := range strings.Split(*withFlag, ",") {
+		switch _, known := allFeatures[f]; {
+		case f == "":
+		case f == "all":
+			for k := range allFeatures {
+				with[k] = true
+			}
+		case !known:
+			t.Fatalf("-conformance.with: unknown feature %q", f)
+		default:
+			with[f] = true
+		}
+	}
 	for i := range *generated {
 		seed := *firstSeed + uint64(i)
 		name := filepath.Join(dir, fmt.Sprintf("generated-%04d.jsonl", seed))
-		if err := os.WriteFile(name, genScenario(seed, *fullGen), 0o644); err != nil {
+		if err := os.WriteFile(name, genScenario(seed, with), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, name)
