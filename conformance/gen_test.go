@@ -61,13 +61,13 @@ type features map[string]bool
 
 // allFeatures are the features left out by default, each with the reason.
 var allFeatures = map[string]string{
-	"exit-across-reload":  "calls admitted before a reload that end after it (exit-judged-by-admitting-rules)",
-	"prioritized":         "prioritized calls anywhere (prioritized-wait-skips-checks)",
-	"warmup-history":      "traffic right after a reload that adds a warm-up (warmup-history-from-load)",
-	"half-open":           "entries held open on resources with breakers (half-open-probe-decides)",
-	"order":               "a pacing rule beside other flow rules (flow-rule-order)",
-	"warmup-no-span":      "warm-ups with less than 2 tokens of span (warmup-no-span)",
-	"queueing-rt":         "slow-call breakers on resources with pacing rules (rt-excludes-queueing)",
+	"exit-across-reload": "calls admitted before a reload that end after it (exit-judged-by-admitting-rules)",
+	"prioritized":        "prioritized calls anywhere (prioritized-wait-skips-checks)",
+	"warmup-history":     "traffic right after a reload that adds a warm-up (warmup-history-from-load)",
+	"half-open":          "entries held open on resources with breakers (half-open-probe-decides)",
+	"order":              "a pacing rule beside other flow rules (flow-rule-order)",
+	"warmup-no-span":     "warm-ups with less than 2 tokens of span (warmup-no-span)",
+	"queueing-rt":        "slow-call breakers on resources with pacing rules (rt-excludes-queueing)",
 }
 
 type gen struct {
