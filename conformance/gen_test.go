@@ -86,6 +86,11 @@ type gen struct {
 	// held open only on other resources (in Java any call completing while
 	// a breaker is HALF_OPEN decides it, here only the probe does).
 	guarded map[string]bool
+	// flowCount is the number of flow rules of each resource: without the
+	// prioritized feature, prioritized calls go only to resources with at
+	// most one flow rule and no breaker (a call that waits for the next
+	// window skips Java's later checks).
+	flowCount map[string]int
 }
 
 func (g *gen) line(s string) { g.b.WriteString(s + "\n") }
@@ -109,7 +114,7 @@ func (g *gen) callEvent(op string) event {
 		n := 2 + g.r.IntN(3)
 		ev.Acquire = &n
 	}
-	if g.r.IntN(20) == 0 && g.with["prioritized"] {
+	if g.r.IntN(20) == 0 && (g.with["prioritized"] || !g.guarded[ev.Resource] && g.flowCount[ev.Resource] <= 1) {
 		ev.Prioritized = true
 	}
 	if g.r.IntN(6) == 0 {
@@ -159,7 +164,7 @@ func (g *gen) release() {
 func (g *gen) loadRules() (warm bool) {
 	var flow, degrade []map[string]any
 	seen := map[string]bool{}
-	g.waits, g.slow, g.guarded = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	g.waits, g.slow, g.guarded, g.flowCount = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]int{}
 	add := func(list *[]map[string]any, r map[string]any) {
 		key, _ := json.Marshal(r)
 		if !seen[string(key)] {
@@ -172,6 +177,7 @@ func (g *gen) loadRules() (warm bool) {
 		for k := range g.r.IntN(3) {
 			r := g.flowRule(res, &paced, k == 0)
 			add(&flow, r)
+			g.flowCount[res]++
 			if paced && !g.with["order"] {
 				// Alone: Java's hash order decides whether a pacing rule
 				// advances its schedule for a call another rule blocks.
