@@ -134,13 +134,14 @@ func (g *goReplay) entry(ev event) string {
 	}
 	before := g.clock.Nanotime()
 	e, be := res.Entry(ctx, opts...)
-	if be != nil {
-		return g.block(be)
-	}
-	out := "pass"
+	wait := ""
 	if waited := g.clock.Nanotime() - before; waited > 0 {
-		out = "pass wait=" + strconv.FormatInt(waited, 10)
+		wait = " wait=" + strconv.FormatInt(waited, 10)
 	}
+	if be != nil {
+		return g.block(be) + wait
+	}
+	out := "pass" + wait
 	switch {
 	case ev.Op == "call":
 		g.clock.Advance(time.Duration(ev.RT) * time.Millisecond)

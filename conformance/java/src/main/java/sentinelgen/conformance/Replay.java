@@ -161,7 +161,8 @@ final class Replay {
         } catch (BlockException b) {
             ContextUtil.exit();
             ContextAccess.replace(null);
-            return block(b);
+            long waited = FakeClock.now() - before;
+            return waited > 0 ? block(b) + " wait=" + waited : block(b);
         }
         long waited = FakeClock.now() - before;
         Open o = new Open(e, ContextUtil.getContext(), acquire, args);
