@@ -74,6 +74,7 @@ var checks = []Check{
 		Summary: "QPS limits stacked on one call path (chain or relate rules) where an inner limit always binds first",
 		Lesson:  "gateway 5000, service 3000, method 1000: only the 1000 ever acts and the other two are decoration; give each layer its own job or keep one limit",
 	},
+	{ID: "golang-stat-interval", Severity: Warning, run: checkGolangInterval, Summary: "a Sentinel JSON flow rule carries a per-rule interval other than 1 s, as rules migrated from sentinel-golang do", Lesson: "sentinel-golang counts threshold per statIntervalInMs, the runtime counts count per second: a migrated rule with a 10 s interval is 10x looser"},
 	{
 		ID: "rule-warning", Severity: Warning, run: checkRuleWarnings,
 		Summary: "the rule reader ignored something, e.g. a Sentinel JSON field it does not know",

@@ -74,11 +74,13 @@ type breaker struct {
 }
 
 func newBreaker(r DegradeRule, index int) *breaker {
-	n, _ := bucketsFor(r.StatIntervalMs, breakerBucketMs) // validated
+	// One bucket spanning StatIntervalMs, as Sentinel's breakers keep
+	// (sampleCount 1): the breaker judges the calls of the current fixed
+	// interval, and a new interval starts from nothing.
 	b := &breaker{
 		rule:    r,
 		blocked: newBlockError(BlockTypeDegrade, r.Resource, r.describe(index)),
-		window:  leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: brCounters}),
+		window:  leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: 1, Counters: brCounters}),
 	}
 	b.settledID.Store(unsettled)
 	return b
@@ -105,8 +107,10 @@ func (b *breaker) tryPass(nowMs int64) (pass, probe bool) {
 }
 
 // abandonProbe re-opens a HALF_OPEN breaker whose probe was blocked by a
-// later check and so will never report an outcome.
-func (b *breaker) abandonProbe(nowMs int64) { b.open(StateHalfOpen, 1, nowMs) }
+// later check and so will never report an outcome. The retry time stays
+// the one that has passed, as in Sentinel: the probe tested nothing, so the
+// next call may probe at once.
+func (b *breaker) abandonProbe(nowMs int64) { b.transition(StateHalfOpen, StateOpen, 1, nowMs) }
 
 // isBad says whether a call with this outcome counts against the breaker.
 func (b *breaker) isBad(rtMs int64, failed bool) bool {

@@ -92,8 +92,9 @@ func TestBreakerCycles(t *testing.T) {
 			if len(events()) != 0 || r.BreakerStates()[0] != StateClosed {
 				t.Fatalf("judged below the minimum: %v", events())
 			}
-			// Start over in a fresh interval: 2 good, then bad until open.
-			clock.Advance(2 * time.Second)
+			// Start over at the start of a fresh interval (the breaker's
+			// window is one fixed bucket of 1 s): 2 good, then bad until open.
+			clock.Set(clock.Now().Truncate(time.Second) + 2*time.Second)
 			tc.good(r, clock)
 			tc.good(r, clock)
 			tc.bad(r, clock)
@@ -308,27 +309,33 @@ func TestBreakerOpensOnGoodCallReachingMinimum(t *testing.T) {
 	}
 }
 
-// TestBreakerJudgesAfterBucketExpiry: when good calls leave the window the
-// ratio rises, and the next call, even a good one, opens the breaker.
-func TestBreakerJudgesAfterBucketExpiry(t *testing.T) {
+// TestBreakerWindowIsFixed: a breaker judges one fixed bucket of
+// StatIntervalMs, as Sentinel's do (sampleCount 1): calls of the previous
+// interval count for nothing once a new interval starts, however recent.
+func TestBreakerWindowIsFixed(t *testing.T) {
 	clock := useManualClock(t)
-	r := NewResource(uniqueName(t, "expiry"))
+	r := NewResource(uniqueName(t, "fixed"))
 	mustLoadDegrade(t, DegradeRule{Resource: r.Name(), Grade: DegradeErrorRatio, Count: 0.5, TimeWindowSec: 10, MinRequestAmount: 3})
-	for range 4 { // bucket [0, 500): good calls
+	for range 4 {
 		okCall(r, clock)
 	}
 	clock.Set(testStart + 600*time.Millisecond)
-	for range 3 { // bucket [500, 1000): errors, 3 of 7 in the window
+	for range 3 {
 		failingCall(r, clock)
 	}
-	okCall(r, clock) // same window, settled: 3 of 8
+	okCall(r, clock) // 3 errors of 8
 	if r.BreakerStates()[0] != StateClosed {
 		t.Fatal("opened at 3 errors of 8")
 	}
-	clock.Set(testStart + 1000*time.Millisecond) // the good bucket expires
-	okCall(r, clock)                             // 3 errors of 5
+	clock.Set(testStart + 1000*time.Millisecond) // a new interval
+	okCall(r, clock)
+	failingCall(r, clock) // 1 error of 2: below the minimum
+	if r.BreakerStates()[0] != StateClosed {
+		t.Fatal("judged the errors of the previous interval with the new one's calls")
+	}
+	failingCall(r, clock) // 2 errors of 3
 	if r.BreakerStates()[0] != StateOpen {
-		t.Fatal("a good call after the good bucket expired did not open the breaker at 3 errors of 5")
+		t.Fatal("2 errors of 3 in the new interval did not open the breaker")
 	}
 }
 

@@ -11,7 +11,8 @@
 // immutable value that rule loads replace with one atomic store.
 //
 // Resource.Entry reads the Clock once, loads the rule set, and runs the
-// checks in Sentinel's order: the flow rules in load order (QPS or
+// checks in Sentinel's order: the flow rules in load order, cluster-mode
+// rules last (QPS or
 // concurrency; reject, warm-up, rate limiter or both; direct, relate or chain
 // strategy), then the circuit breakers. The first check that says no wins:
 // Entry records a block and returns that rule's *BlockError, made when the

@@ -56,7 +56,7 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 	}
 	f.limit = countLimit(r.Count)
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
-		f.pacer = &pacer{}
+		f.pacer = &pacer{wholeMs: pacesInWholeMs(r)}
 		f.pacer.latestNs.Store(math.MinInt64 / 2)
 	}
 	return f
@@ -113,10 +113,10 @@ func (f *flowCheck) check(r *Resource, via *node, nowNs, secondID, acquire int64
 		}
 		return verdictBlock
 	case BehaviorRateLimiter:
-		return f.pacer.admit(nowNs, acquire, f.rule.Count, f.rule.MaxQueueingTimeMs)
+		return f.pacer.admit(nowNs, acquire, f.rule.Count, f.rule.MaxQueueingTimeMs, float64(acquire)*1000/f.rule.Count)
 	case BehaviorWarmUpRateLimiter:
 		rate := f.warm.currentRate(nowMs, src.previousSecondPass(nowMs))
-		return f.pacer.admit(nowNs, acquire, rate, f.rule.MaxQueueingTimeMs)
+		return f.pacer.admit(nowNs, acquire, rate, f.rule.MaxQueueingTimeMs, float64(acquire)/rate*1000)
 	}
 	if f.own != nil {
 		// A longer (or shorter) window holds Count per second times its span.
@@ -180,19 +180,43 @@ func tryOccupyNext(w *leaparray.Window, nowMs, acquire int64, count float64) int
 }
 
 // pacer is the rate limiter's schedule: calls pass at most one per
-// cost interval, queueing for their slot (Sentinel's ThrottlingController,
-// kept in nanoseconds so rates above 1000/s are paced too).
+// cost interval, queueing for their slot (Sentinel's ThrottlingController
+// and WarmUpRateLimiterController).
 type pacer struct {
 	_        [64]byte
 	latestNs atomic.Int64
-	_        [56]byte
+	// wholeMs schedules in whole milliseconds, as Sentinel does where it
+	// does: the clock read to the millisecond and each call's cost rounded
+	// to one. Otherwise the schedule is kept in nanoseconds.
+	wholeMs bool
+	_       [55]byte
 }
 
-func (p *pacer) admit(nowNs, acquire int64, rate float64, maxQueueMs int) verdict {
+// pacesInWholeMs says whether Sentinel paces rule r in whole milliseconds:
+// the warm-up rate limiter always; the rate limiter when 1000 is a multiple
+// of its rounded count and the count is at most 1000 per second (else its
+// spacing is not a whole number of milliseconds, and Sentinel uses
+// nanoseconds).
+func pacesInWholeMs(r FlowRule) bool {
+	if r.ControlBehavior == BehaviorWarmUpRateLimiter {
+		return true
+	}
+	rounded := int64(math.Round(r.Count))
+	return rounded > 0 && 1000%rounded == 0 && r.Count <= 1000
+}
+
+// admit decides one call at rate calls per second; costMs is the call's
+// spacing in milliseconds, computed as Sentinel computes it for this
+// behaviour, used when the schedule is in whole milliseconds.
+func (p *pacer) admit(nowNs, acquire int64, rate float64, maxQueueMs int, costMs float64) verdict {
 	if rate <= 0 {
 		return verdictBlock
 	}
 	cost := int64(math.Round(float64(acquire) * 1e9 / rate))
+	if p.wholeMs {
+		nowNs -= nowNs % 1e6
+		cost = int64(math.Round(costMs)) * 1e6
+	}
 	maxWait := satMul(int64(maxQueueMs), 1e6)
 	latest := p.latestNs.Load()
 	if latest+cost <= nowNs {

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"sync"
 )
 
@@ -149,6 +151,11 @@ func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, d
 		}
 		rs.flow = append(rs.flow, f)
 	}
+	// Cluster-mode rules go last, as Sentinel orders them: a call that a
+	// local rule blocks then spends no cluster token and no round trip.
+	slices.SortStableFunc(rs.flow, func(a, b *flowCheck) int {
+		return cmp.Compare(b2i(a.rule.ClusterMode), b2i(b.rule.ClusterMode))
+	})
 	for _, i := range degradeIdx {
 		rs.degrade = append(rs.degrade, takeBreaker(&oldDegrade, degrade[i].normalized(), i))
 	}
@@ -239,4 +246,11 @@ func OnFlowRulesChange(fn func([]FlowRule)) (unregister func()) {
 // OnDegradeRulesChange is OnFlowRulesChange for degrade rules.
 func OnDegradeRulesChange(fn func([]DegradeRule)) (unregister func()) {
 	return addRuleListener(&degradeRuleListeners, fn, func() []DegradeRule { return rulesInForce.degrade })
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -46,7 +46,9 @@ func (w *warmUp) sync(nowMs, previousPass int64) {
 	}
 	old := w.stored.Load()
 	refilled := old
-	if old < w.warning || (old > w.warning && float64(previousPass) < math.Floor(w.count)/w.coldFactor) {
+	// "Light" is below (int)count / coldFactor in whole numbers, as
+	// Sentinel computes it: for count 10 and cold factor 3, under 3 calls.
+	if old < w.warning || (old > w.warning && previousPass < int64(w.count)/int64(w.coldFactor)) {
 		// Light traffic: tokens accumulate at Count per second.
 		refilled = int64(math.Min(float64(old)+float64(second-last)*w.count/1000, float64(w.maxTokens)))
 	}

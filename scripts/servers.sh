@@ -10,6 +10,9 @@ set -euo pipefail
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v etcd >/dev/null || need+=(etcd-server)
+# The conformance tests build and run a Java Sentinel harness (conformance/java).
+command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || need+=(maven)
 ((${#need[@]})) || exit 0
 
 sudo=""
