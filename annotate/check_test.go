@@ -217,7 +217,7 @@ func TestCheckHandlerResolution(t *testing.T) {
 		{"field", "fallback=Hook", []string{"fallback Hook is a field of Service, not a method"}},
 		{"variable", "fallback=ErrGone", []string{"fallback ErrGone is a variable, not a function"}},
 		{"import not in file", "fallback=strings.ToUpper", []string{"fallback strings.ToUpper: strings is not a package imported by svc.go"}},
-		{"suggests in an import", "fallback=errors.iss", []string{"fallback errors.iss not found: package errors has no function iss; did you mean Is?"}},
+		{"suggests in an import", "fallback=errors.iss", []string{"fallback errors.iss is not exported by package errors; did you mean Is?"}},
 		{"unexported in import", "fallback=runtime.newBlockError", []string{"fallback runtime.newBlockError is not exported by package runtime"}},
 		{"imported non-function", "fallback=runtime.BlockError", []string{"fallback runtime.BlockError is a type, not a function"}},
 		{"promoted through embedding", "fallback=Promoted", nil},

@@ -56,3 +56,13 @@ func TestSortDiagnostics(t *testing.T) {
 	}
 	assert.Equal(t, "1234", got)
 }
+
+// Every message becomes one line: the parser's quoted raw string is cut,
+// the type checker's indented continuation lines are joined.
+func TestOneLine(t *testing.T) {
+	assert.Equal(t, "expected declaration, found `//sentinel:resource name=x...",
+		oneLine("expected declaration, found `//sentinel:resource name=x\nfunc F() {}\n\nvar a = 1\n`"))
+	assert.Equal(t, "cannot use s as I value: S does not implement I (wrong type for method M) have M() want M(int)",
+		oneLine("cannot use s as I value: S does not implement I (wrong type for method M)\n\t\thave M()\n\t\twant M(int)"))
+	assert.Equal(t, "plain", oneLine("plain"))
+}

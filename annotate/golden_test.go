@@ -211,3 +211,22 @@ func matcherText(m ErrorMatcher, qf types.Qualifier) string {
 	}
 	return fmt.Sprintf("%s -> %s %s.%s type=%s", m.Written, kind, m.PkgPath, m.Name, types.TypeString(m.Type, qf))
 }
+
+// An unexported handler of another package gets one message whether that
+// package is checked from source (TestGolden loads it as a target) or read
+// from export data, as here, where only the svc package is a target, and
+// as a go/analysis pass sees every import.
+func TestUnexportedHandlerFromExportData(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join(goldenRoot, "err_handler_unexported"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, route := range []loadRoute{routeAuto, routePackages} {
+		pkgs, diags, _, err := loadVia(route, dir, []string{"."}, Options{}, nil)
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		checkCase(t, "err_handler_unexported", dir, pkgs, diags)
+	}
+}

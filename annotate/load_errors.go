@@ -26,7 +26,7 @@ func typeErrorDiagnostics(errs []types.Error, tp typedPackage, emitted map[strin
 			continue
 		}
 		pos := e.Fset.Position(e.Pos)
-		diags = append(diags, Diagnostic{Pos: pos, Message: e.Msg + tp.unusedImportHint(e, quals[pos.Filename])})
+		diags = append(diags, Diagnostic{Pos: pos, Message: oneLine(e.Msg) + tp.unusedImportHint(e, quals[pos.Filename])})
 	}
 	return diags
 }
@@ -88,4 +88,27 @@ func (tp typedPackage) fileAt(pos token.Pos) *ast.File {
 		}
 	}
 	return nil
+}
+
+// oneLine makes a message of the parser, the type checker or the go command
+// fit on one line, so that each diagnostic is one line of output. The
+// parser quotes the token it did not expect, and a raw string literal (a
+// stray backquote) runs to the end of the file: it is cut at its first line.
+// Other messages continue on indented lines (have ... want ...), which are
+// joined.
+func oneLine(msg string) string {
+	first, rest, multi := strings.Cut(msg, "\n")
+	if !multi {
+		return msg
+	}
+	if strings.Contains(first, "found `") {
+		return first + "..."
+	}
+	parts := []string{strings.TrimSpace(first)}
+	for line := range strings.Lines(rest) {
+		if line = strings.TrimSpace(line); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -60,9 +60,11 @@ func loadWithPackages(dir string, patterns []string, opts Options) ([]checkResul
 	results := make([]checkResult, len(pkgs))
 	emitted := map[string]map[string]bool{}
 	for i, p := range pkgs {
-		if p.Types == nil || p.TypesInfo == nil || len(p.Syntax) == 0 {
+		if p.Types == nil || p.TypesInfo == nil || len(p.Syntax) == 0 || hasSyntaxErrors(p) {
 			// Nothing to check, and no directory to write to: a package of
-			// test files only, or one that failed to load.
+			// test files only, or one that failed to load. A package with
+			// a syntax error is not checked either: its trees lack what the
+			// parser skipped, so every finding would be suspect.
 			continue
 		}
 		results[i] = checkPackage(p.Fset, p.Syntax, p.Types, p.TypesInfo)
@@ -101,6 +103,17 @@ func patternErrors(pkgs []*packages.Package, patterns []string) error {
 // quals are the import names used by directives, per file.
 func loadErrors(p *packages.Package, emitted map[string]map[string]bool, quals map[string]map[string]string) []Diagnostic {
 	var diags []Diagnostic
+	if hasSyntaxErrors(p) {
+		// As the go command does: the syntax errors alone. Type errors,
+		// and the go command's own view of the broken file, only echo what
+		// the parser left out (an import "not used" by a lost function).
+		for _, e := range p.Errors {
+			if e.Kind == packages.ParseError {
+				diags = append(diags, Diagnostic{Pos: parsePosition(e.Pos), Message: oneLine(e.Msg)})
+			}
+		}
+		return diags
+	}
 	for _, e := range p.Errors {
 		switch {
 		case e.Kind == packages.TypeError:
@@ -115,13 +128,23 @@ func loadErrors(p *packages.Package, emitted map[string]map[string]bool, quals m
 			// import of a package that no longer exists.
 			continue
 		}
-		diags = append(diags, Diagnostic{Pos: parsePosition(e.Pos), Message: e.Msg})
+		diags = append(diags, Diagnostic{Pos: parsePosition(e.Pos), Message: oneLine(e.Msg)})
 	}
 	if len(p.TypeErrors) > 0 {
 		tp := typedPackage{path: p.PkgPath, files: p.Syntax, info: p.TypesInfo}
 		diags = append(diags, typeErrorDiagnostics(p.TypeErrors, tp, emitted, quals)...)
 	}
 	return diags
+}
+
+// hasSyntaxErrors reports whether a file of p failed to parse.
+func hasSyntaxErrors(p *packages.Package) bool {
+	for _, e := range p.Errors {
+		if e.Kind == packages.ParseError {
+			return true
+		}
+	}
+	return false
 }
 
 // parsePosition parses the "file:line:col" (or "file:line", or "-") form
