@@ -72,7 +72,8 @@ func typeCheck(t *testing.T, sources map[string]string) (*token.FileSet, []*ast.
 
 func check(t *testing.T, sources map[string]string) (*Package, []Diagnostic) {
 	t.Helper()
-	return Check(typeCheck(t, sources))
+	fset, files, pkg, info := typeCheck(t, sources)
+	return Check(fset, files, pkg, info, CheckOptions{})
 }
 
 func messages(diags []Diagnostic) []string {

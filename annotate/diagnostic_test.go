@@ -25,23 +25,6 @@ func TestDiagnosticFormat(t *testing.T) {
 	assert.Equal(t, "no position", Diagnostic{Message: "no position"}.String())
 }
 
-func TestParsePosition(t *testing.T) {
-	tests := []struct {
-		in   string
-		want token.Position
-	}{
-		{"/a/b.go:3:7", token.Position{Filename: "/a/b.go", Line: 3, Column: 7}},
-		{"/a/b.go:3", token.Position{Filename: "/a/b.go", Line: 3}},
-		{"C:/a/b.go:3:7", token.Position{Filename: "C:/a/b.go", Line: 3, Column: 7}},
-		{"/a/b.go", token.Position{Filename: "/a/b.go"}},
-		{"-", token.Position{}},
-		{"", token.Position{}},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, parsePosition(tt.in), tt.in)
-	}
-}
-
 func TestSortDiagnostics(t *testing.T) {
 	ds := []Diagnostic{
 		{Pos: token.Position{Filename: "b.go", Line: 1, Column: 1}, Message: "4"},

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinelgen/sentinelgen/annotate/internal/loader"
 )
 
 var update = flag.Bool("update", false, "rewrite the diagnostics.golden and model.golden files of testdata/golden")
@@ -18,79 +20,46 @@ var goldenRoot = filepath.Join("..", "testdata", "golden")
 // goldenModule is the testdata module's path; each case is one directory.
 const goldenModule = "example.com/golden/"
 
-// caseOf maps a package of the golden module to its case, so that resource
-// names need to be unique only within a case.
-func caseOf(pkgPath string) string {
-	c, _, _ := strings.Cut(strings.TrimPrefix(pkgPath, goldenModule), "/")
-	return c
-}
-
-// TestGolden loads every case of testdata/golden and compares its
-// diagnostics with diagnostics.golden (absent: none wanted). Cases named
-// ok_* also compare a dump of the model with model.golden, so that what
-// annotate resolves (handler kinds, matchers, names) is pinned down. All
-// cases are loaded by one go list run, which is what keeps this test fast;
-// TestLoadOneCase covers Load on a single case directory.
-func TestGolden(t *testing.T) {
-	t.Parallel()
+// goldenCases lists the case directories of testdata/golden.
+func goldenCases(t *testing.T) (root string, cases []string) {
+	t.Helper()
 	root, err := filepath.Abs(goldenRoot)
 	if err != nil {
 		t.Fatal(err)
-	}
-	pkgs, diags, err := load(root, []string{"./..."}, Options{}, caseOf)
-	if err != nil {
-		t.Fatalf("load: %v", err)
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claimed := 0
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		name := e.Name()
-		dir := filepath.Join(root, name)
-		var caseDiags []Diagnostic
-		for _, d := range diags {
-			if inDir(d.Pos.Filename, dir) {
-				caseDiags = append(caseDiags, d)
-			}
-		}
-		var casePkgs []*Package
-		for _, p := range pkgs {
-			if caseOf(p.Path) == name {
-				casePkgs = append(casePkgs, p)
-			}
-		}
-		claimed += len(caseDiags)
-		t.Run(name, func(t *testing.T) {
-			checkCase(t, name, dir, casePkgs, caseDiags)
-		})
-	}
-	if claimed != len(diags) {
-		t.Errorf("%d diagnostics are outside every case directory", len(diags)-claimed)
-		for _, d := range diags {
-			t.Log(d.Format(root))
+		if e.IsDir() {
+			cases = append(cases, e.Name())
 		}
 	}
+	return root, cases
 }
 
-// TestLoadOneCase runs the exported Load on single cases, relative to their
-// directory, as cmd/sentinelgen does, and compares with the same goldens.
-func TestLoadOneCase(t *testing.T) {
+// TestGolden loads every case of testdata/golden on its own, in parallel,
+// with the exported Load run in the case's directory as cmd/sentinelgen
+// runs it, and compares its diagnostics with diagnostics.golden (absent:
+// none wanted). Cases named ok_* also compare a dump of the model with
+// model.golden, so that what annotate resolves (handler kinds, matchers,
+// names) is pinned down.
+func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"err_dup_name", "ok_stale_generated"} {
+	root, cases := goldenCases(t)
+	for _, name := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			dir, err := filepath.Abs(filepath.Join(goldenRoot, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir := filepath.Join(root, name)
 			pkgs, diags, err := Load(dir, []string{"./..."}, Options{})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
+			}
+			for _, d := range diags {
+				if !inDir(d.Pos.Filename, dir) {
+					t.Errorf("diagnostic outside the case directory: %s", d.Format(root))
+				}
 			}
 			checkCase(t, name, dir, pkgs, diags)
 		})
@@ -222,8 +191,8 @@ func TestUnexportedHandlerFromExportData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, route := range []loadRoute{routeAuto, routePackages} {
-		pkgs, diags, _, err := loadVia(route, dir, []string{"."}, Options{}, nil)
+	for _, route := range []loader.Route{loader.RouteFast, loader.RoutePackages} {
+		pkgs, diags, _, err := loadAndCheck(loader.Config{Dir: dir, Route: route})
 		if err != nil {
 			t.Fatalf("load: %v", err)
 		}
