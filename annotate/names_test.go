@@ -28,4 +28,3 @@ func TestDefaultResourceName(t *testing.T) {
 	assert.Equal(t, "example.com/shop/orders.OrderService.CreateOrder", defaultResourceName(pkg, "OrderService", "CreateOrder"))
 	assert.Equal(t, "example.com/shop/orders.Ping", defaultResourceName(pkg, "", "Ping"))
 }
-
