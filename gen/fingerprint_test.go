@@ -28,7 +28,8 @@ var (
 		"ErrorMatcher": {"Kind", "Written", "PkgPath", "Name", "Type"},
 	}
 	unreadFields = map[string][]string{
-		"Package":      {"Dir"},
+		"Package":      {"Dir", "Registrations"},
+		"Registration": {"Kind", "Name", "Pos"},
 		"Resource":     {"Pos"},
 		"Func":         {"Pos"},
 		"Handler":      {"Pos", "DeclPos"},
