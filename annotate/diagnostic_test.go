@@ -19,8 +19,10 @@ func TestDiagnosticFormat(t *testing.T) {
 		Message: "blockHandler x has the wrong signature",
 		Related: []RelatedInfo{{Pos: token.Position{Filename: "/elsewhere/h.go", Line: 3, Column: 6}, Message: "x declared here"}},
 	}
-	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature", d.String())
-	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Detail())
+	// String leaves the name as the position holds it: callers that want
+	// it shorter say relative to what, with Format.
+	assert.Equal(t, filepath.Join(wd, "svc", "svc.go")+":12:34: blockHandler x has the wrong signature", d.String())
+	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Format(wd))
 	assert.Equal(t, "svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Format(filepath.Join(wd, "svc")))
 	assert.Equal(t, "no position", Diagnostic{Message: "no position"}.String())
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/annotate/internal/loader"
+	"github.com/sentinelgen/sentinelgen/internal/relpath"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,7 +64,7 @@ func modelFacts(pkgs []*Package, dir string) string {
 			reserved = append(reserved, name)
 		}
 		slices.Sort(reserved)
-		fmt.Fprintf(&b, "%s: dir %s, reserved %v\n", p.Path, relativeTo(p.Dir, dir), reserved)
+		fmt.Fprintf(&b, "%s: dir %s, reserved %v\n", p.Path, relpath.Below(dir, p.Dir), reserved)
 		for _, r := range p.Resources {
 			fmt.Fprintf(&b, "  %s declared at %s\n", r.Name, posFact(r.Func.Pos, dir))
 			for _, h := range []*Handler{r.BlockHandler, r.Fallback, r.DefaultFallback} {
