@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/annotate/internal/loader"
@@ -17,41 +16,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// TestLoadRoutesAgree runs every golden case through both loaders, each
-// case on its own and in parallel, and requires the same models and
-// diagnostics, positions included.
-func TestLoadRoutesAgree(t *testing.T) {
-	t.Parallel()
-	root, cases := goldenCases(t)
-	var mu sync.Mutex
-	var declined []string
-	t.Run("cases", func(t *testing.T) {
-		for _, name := range cases {
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				dir := filepath.Join(root, name)
-				fastPkgs, fastDiags, _, err := loadAndCheck(loader.Config{Dir: dir, Patterns: []string{"./..."}, Route: loader.RouteFast})
-				if err != nil {
-					require.ErrorContains(t, err, "fast route not taken")
-					mu.Lock()
-					declined = append(declined, name)
-					mu.Unlock()
-					return
-				}
-				slowPkgs, slowDiags, _, err := loadAndCheck(loader.Config{Dir: dir, Patterns: []string{"./..."}, Route: loader.RoutePackages})
-				require.NoError(t, err)
-				assert.Equal(t, modelFacts(slowPkgs, dir), modelFacts(fastPkgs, dir))
-				assert.Equal(t, slowDiags, fastDiags)
-			})
-		}
-	})
-	// The fast route declines exactly the cases whose code does not compile
-	// as it stands; every other case must have been compared above.
-	slices.Sort(declined)
-	assert.Equal(t, []string{"err_import_unused", "err_syntax_backquote", "err_syntax_brace", "err_type_error", "ok_stale_generated", "ok_truncated_generated"}, declined)
-	assert.Greater(t, len(cases)-len(declined), 40, "cases compared")
-}
 
 // modelFacts is dumpModels plus what it leaves out and gen relies on: the
 // directory, the reserved names and the exact declaration positions.
