@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// RuntimePath is the import path of the runtime package whose *BlockError a
-// blockHandler receives.
-const RuntimePath = "github.com/sentinelgen/sentinelgen/runtime"
-
 // handlerSite is the annotated declaration a handler is resolved for.
 type handlerSite struct {
 	fn   *Func

@@ -47,10 +47,14 @@ func loadFast(cfg Config) (pkgs []*Package, why string) {
 	// The sizes of types depend on the target architecture, which the go
 	// command decides (GOARCH in the environment, go env -w, the
 	// toolchain's default): it is asked, beside go list.
-	arch := make(chan listing, 1)
+	type archAnswer struct {
+		goarch string
+		err    error
+	}
+	arch := make(chan archAnswer, 1)
 	go func() {
 		goarch, err := goArch(cfg)
-		arch <- listing{&packageList{goarch: goarch}, err}
+		arch <- archAnswer{goarch, err}
 	}()
 
 	cacheFile := listCacheFile(cfg)
@@ -66,7 +70,7 @@ func loadFast(cfg Config) (pkgs []*Package, why string) {
 		return nil, err.Error()
 	}
 	list := l.list
-	list.goarch = a.list.goarch
+	list.goarch = a.goarch
 	verbosef(cfg.Verbose, "annotate: go list -export -deps: %d packages, %d targets in %v, %d files parsed meanwhile",
 		len(list.byPath), len(list.targets), time.Since(start), len(parsed))
 	if was != nil && guess.why == "" && list.ineligible(list.targets) == "" && sameInputs(was, list, guess.exportsRead) {
