@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/suggest"
 )
 
 // CatalogEntry describes one declared resource for people and tools that
@@ -116,5 +118,5 @@ func keyOf[V comparable](m map[string]V, v V) string {
 // checks make, offered to other tools (the rule linter) so that both
 // suggest alike.
 func ClosestName(name string, candidates []string) string {
-	return closest(name, candidates)
+	return suggest.Closest(name, candidates)
 }

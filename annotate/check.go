@@ -11,16 +11,36 @@ import (
 	"strings"
 )
 
+// CheckOptions is what Check needs besides the package itself.
+type CheckOptions struct {
+	// TypeErrors are the errors type-checking the package reported (as a
+	// go/analysis pass holds them in TypeErrors). They are reported as
+	// diagnostics, except "undefined" errors for the names the generated
+	// file will declare (GuardedT, NewGuardedT, GuardedF, ...), which
+	// stand while that file is being replaced.
+	TypeErrors []types.Error
+	// Generated returns the names generation will declare in the package
+	// with the given import path, so that "undefined: q.GuardedT" is
+	// tolerated too where q is another package being generated; nil
+	// tolerates only the package's own names.
+	Generated func(pkgPath string) map[string]bool
+}
+
 // Check runs every directive check on one type-checked package and returns
-// its model, or nil and the diagnostics when there is any problem. info must
-// hold Defs and Scopes (and preferably Implicits), as go/packages with
-// NeedTypesInfo and go/analysis passes provide. files are
+// its model, or nil and the diagnostics (positioned at the offending
+// directive key or value) when there is any problem. It is what Load runs
+// on every package it loads, and it takes exactly what a go/analysis pass
+// provides. info must hold Defs and Scopes (and preferably Implicits), as
+// go/packages with NeedTypesInfo and go/analysis passes provide. files are
 // the package's syntax trees; a file named GeneratedFileName among them is
 // skipped, and what it declares counts neither as a handler nor as a name
 // collision, so Check gives the same answer with or without the previous
 // output in place (as a go/analysis pass sees it).
-func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) (*Package, []Diagnostic) {
-	r := checkPackage(fset, files, pkg, info)
+//
+// Resource names are judged within the package; Load also judges them
+// across the packages it loads.
+func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, opts CheckOptions) (*Package, []Diagnostic) {
+	r := checkPackage(fset, files, pkg, info, opts)
 	if len(r.diags) > 0 {
 		return nil, r.diags
 	}
@@ -28,21 +48,13 @@ func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *typ
 }
 
 // checkResult is what checkPackage learns about one package: the model
-// (complete only when diags is empty), the diagnostics, and what Load needs
-// to judge type errors and names across packages.
+// (complete only when diags is empty), the diagnostics, and where each
+// resource's name is given (its name value, or the directive when the name
+// is the default), for Load to judge names across packages.
 type checkResult struct {
-	model *Package
-	diags []Diagnostic
-	// emitted holds the package-level names gen will declare, derived from
-	// the directives' syntax alone so that it is known even when checks fail.
-	emitted map[string]bool
-	// namePos is where each resource's name is given: its name value, or the
-	// directive when the name is the default.
+	model   *Package
+	diags   []Diagnostic
 	namePos map[*Resource]token.Position
-	// quals maps a file name to the import names its directives qualify
-	// values with, each with one value that does, for the hint on an
-	// import that only directives use.
-	quals map[string]map[string]string
 }
 
 // annotated is a function declaration carrying a directive.
@@ -54,21 +66,26 @@ type annotated struct {
 
 // checker holds the state of one checkPackage call.
 type checker struct {
-	fset    *token.FileSet
-	pkg     *types.Package
-	info    *types.Info
-	diags   []Diagnostic
+	fset  *token.FileSet
+	pkg   *types.Package
+	info  *types.Info
+	diags []Diagnostic
+	// emitted holds the package-level names gen will declare, derived from
+	// the directives' syntax alone so that it is known even when checks fail.
 	emitted map[string]bool
 	namePos map[*Resource]token.Position
-	quals   map[string]map[string]string
+	// quals maps a file name to the import names its directives qualify
+	// values with, each with one value that does, for the hint on an
+	// import that only directives use.
+	quals map[string]map[string]string
 }
 
-func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) checkResult {
+func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, opts CheckOptions) checkResult {
 	c := &checker{
 		fset:    fset,
 		pkg:     pkg,
 		info:    info,
-		emitted: map[string]bool{},
+		emitted: generatedNames(fset, files),
 		namePos: map[*Resource]token.Position{},
 		quals:   map[string]map[string]string{},
 	}
@@ -84,6 +101,7 @@ func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 		}
 		found = append(found, c.collect(f)...)
 		c.reserveImports(f, model.Reserved)
+		model.Registrations = append(model.Registrations, registrations(fset, f)...)
 	}
 	for _, name := range pkg.Scope().Names() {
 		if c.isUserObject(pkg.Scope().Lookup(name)) {
@@ -102,8 +120,9 @@ func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 	model.Wrappers = c.wrappers(model.Resources)
 	c.checkCollisions(model, files)
 	c.checkDuplicateNames(model.Resources)
+	c.typeErrors(opts.TypeErrors, files, opts.Generated)
 	sortDiagnostics(c.diags)
-	return checkResult{model: model, diags: c.diags, emitted: c.emitted, namePos: c.namePos, quals: c.quals}
+	return checkResult{model: model, diags: c.diags, namePos: c.namePos}
 }
 
 func (c *checker) report(pos token.Position, format string, args ...any) *Diagnostic {
@@ -191,7 +210,6 @@ func (c *checker) collect(f *ast.File) []annotated {
 				c.misplaced(pos, misplacedDocs[cg])
 				continue
 			}
-			c.noteEmitted(fd)
 			if first != nil {
 				c.report(pos, "more than one %s on %s; merge them into one", ResourceDirective, fd.Name.Name).Related =
 					[]RelatedInfo{{Pos: c.position(first.Slash), Message: "first " + ResourceDirective + " here"}}
@@ -315,19 +333,6 @@ func genDeclOwner(d *ast.GenDecl) string {
 		return "an import declaration"
 	}
 	return "a declaration"
-}
-
-// noteEmitted records the package-level names gen declares for fd, from its
-// syntax alone.
-func (c *checker) noteEmitted(fd *ast.FuncDecl) {
-	if fd.Recv == nil {
-		c.emitted[guardedName(fd.Name.Name)] = true
-		return
-	}
-	if name := recvTypeName(fd.Recv); name != "" {
-		c.emitted[guardedName(name)] = true
-		c.emitted[constructorName(name)] = true
-	}
 }
 
 // recvTypeName returns T for receivers written T, *T, T[P] or *T[P, Q].

@@ -61,9 +61,10 @@ func typeCheck(t *testing.T, sources map[string]string) (*token.FileSet, []*ast.
 		files = append(files, f)
 	}
 	info := &types.Info{
-		Defs:   map[*ast.Ident]types.Object{},
-		Uses:   map[*ast.Ident]types.Object{},
-		Scopes: map[ast.Node]*types.Scope{},
+		Defs:      map[*ast.Ident]types.Object{},
+		Uses:      map[*ast.Ident]types.Object{},
+		Implicits: map[ast.Node]types.Object{},
+		Scopes:    map[ast.Node]*types.Scope{},
 	}
 	pkg, err := (&types.Config{Importer: imp}).Check("example.com/p", fset, files, info)
 	require.NoError(t, err)
@@ -72,7 +73,8 @@ func typeCheck(t *testing.T, sources map[string]string) (*token.FileSet, []*ast.
 
 func check(t *testing.T, sources map[string]string) (*Package, []Diagnostic) {
 	t.Helper()
-	return Check(typeCheck(t, sources))
+	fset, files, pkg, info := typeCheck(t, sources)
+	return Check(fset, files, pkg, info, CheckOptions{})
 }
 
 func messages(diags []Diagnostic) []string {
@@ -217,7 +219,7 @@ func TestCheckHandlerResolution(t *testing.T) {
 		{"field", "fallback=Hook", []string{"fallback Hook is a field of Service, not a method"}},
 		{"variable", "fallback=ErrGone", []string{"fallback ErrGone is a variable, not a function"}},
 		{"import not in file", "fallback=strings.ToUpper", []string{"fallback strings.ToUpper: strings is not a package imported by svc.go"}},
-		{"suggests in an import", "fallback=errors.iss", []string{"fallback errors.iss not found: package errors has no function iss; did you mean Is?"}},
+		{"suggests in an import", "fallback=errors.iss", []string{"fallback errors.iss is not exported by package errors; did you mean Is?"}},
 		{"unexported in import", "fallback=runtime.newBlockError", []string{"fallback runtime.newBlockError is not exported by package runtime"}},
 		{"imported non-function", "fallback=runtime.BlockError", []string{"fallback runtime.BlockError is a type, not a function"}},
 		{"promoted through embedding", "fallback=Promoted", nil},
@@ -264,4 +266,33 @@ func (s *Service) Count2() int { return 0 }
 `
 	_, diags := check(t, map[string]string{"svc.go": src})
 	assert.Equal(t, []string{"/src/p/svc.go:18:1: Count has no error result, so a blocked call can only be answered by a handler: add blockHandler, fallback or defaultFallback"}, messages(diags))
+}
+
+// Check judges the type errors it is given, as a go/analysis pass holds
+// them: "undefined" errors for the names generation will declare stand,
+// in this package or (through Generated) in an imported one; every other
+// error is reported, on one line.
+func TestCheckJudgesTypeErrors(t *testing.T) {
+	fset, files, pkg, info := typeCheck(t, map[string]string{"svc.go": servicePrelude + `
+//sentinel:resource
+func (s *Service) Get(ctx context.Context, id int) (string, error) { return "", nil }
+`})
+	at := files[0].Name.Pos()
+	errs := []types.Error{
+		{Fset: fset, Pos: at, Msg: "undefined: GuardedService"},
+		{Fset: fset, Pos: at, Msg: "undefined: NewGuardedService"},
+		{Fset: fset, Pos: at, Msg: "undefined: errors.GuardedX"},
+		{Fset: fset, Pos: at, Msg: "undefined: GuardedOther"},
+		{Fset: fset, Pos: at, Msg: "cannot use x\n\thave M()\n\twant M(int)"},
+	}
+	_, diags := Check(fset, files, pkg, info, CheckOptions{TypeErrors: errs})
+	assert.Equal(t, []string{
+		"/src/p/svc.go:1:9: cannot use x have M() want M(int)",
+		"/src/p/svc.go:1:9: undefined: GuardedOther",
+		"/src/p/svc.go:1:9: undefined: errors.GuardedX",
+	}, messages(diags))
+
+	generated := func(path string) map[string]bool { return map[string]bool{"GuardedX": path == "errors"} }
+	_, diags = Check(fset, files, pkg, info, CheckOptions{TypeErrors: errs[:3], Generated: generated})
+	assert.Empty(t, diags, "names generated in an imported package stand too")
 }

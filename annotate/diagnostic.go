@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/relpath"
 )
 
 func newDiagnostic(pos token.Position, format string, args ...any) Diagnostic {
@@ -15,19 +15,15 @@ func newDiagnostic(pos token.Position, format string, args ...any) Diagnostic {
 }
 
 // String formats the diagnostic as "file:line:col: message", the form
-// compilers use, with the file relative to the working directory when it is
-// below it. Related positions are left out; Detail includes them.
+// compilers use, with the file name as the position holds it. Related
+// positions are left out; Format includes them and makes names relative.
 func (d Diagnostic) String() string {
-	return formatPos(d.Pos, workingDir()) + d.Message
+	return formatPos(d.Pos, "") + d.Message
 }
 
-// Detail is String followed by one tab-indented line per related position.
-func (d Diagnostic) Detail() string {
-	return d.Format(workingDir())
-}
-
-// Format is Detail with file names made relative to dir (when below it)
-// instead of the working directory.
+// Format is String followed by one tab-indented line per related position,
+// with file names made relative to dir when below it ("" leaves them as
+// they are).
 func (d Diagnostic) Format(dir string) string {
 	var b strings.Builder
 	b.WriteString(formatPos(d.Pos, dir))
@@ -44,30 +40,11 @@ func (d Diagnostic) Format(dir string) string {
 func formatPos(p token.Position, dir string) string {
 	if !p.IsValid() {
 		if p.Filename != "" {
-			return relativeTo(p.Filename, dir) + ": "
+			return relpath.Below(dir, p.Filename) + ": "
 		}
 		return ""
 	}
-	return fmt.Sprintf("%s:%d:%d: ", relativeTo(p.Filename, dir), p.Line, p.Column)
-}
-
-func relativeTo(file, dir string) string {
-	if dir == "" || !filepath.IsAbs(file) {
-		return file
-	}
-	rel, err := filepath.Rel(dir, file)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return file
-	}
-	return rel
-}
-
-func workingDir() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	return wd
+	return fmt.Sprintf("%s:%d:%d: ", relpath.Below(dir, p.Filename), p.Line, p.Column)
 }
 
 // sortDiagnostics orders diagnostics by file, line, column and then message,

@@ -19,27 +19,12 @@ func TestDiagnosticFormat(t *testing.T) {
 		Message: "blockHandler x has the wrong signature",
 		Related: []RelatedInfo{{Pos: token.Position{Filename: "/elsewhere/h.go", Line: 3, Column: 6}, Message: "x declared here"}},
 	}
-	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature", d.String())
-	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Detail())
+	// String leaves the name as the position holds it: callers that want
+	// it shorter say relative to what, with Format.
+	assert.Equal(t, filepath.Join(wd, "svc", "svc.go")+":12:34: blockHandler x has the wrong signature", d.String())
+	assert.Equal(t, "svc/svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Format(wd))
 	assert.Equal(t, "svc.go:12:34: blockHandler x has the wrong signature\n\t/elsewhere/h.go:3:6: x declared here", d.Format(filepath.Join(wd, "svc")))
 	assert.Equal(t, "no position", Diagnostic{Message: "no position"}.String())
-}
-
-func TestParsePosition(t *testing.T) {
-	tests := []struct {
-		in   string
-		want token.Position
-	}{
-		{"/a/b.go:3:7", token.Position{Filename: "/a/b.go", Line: 3, Column: 7}},
-		{"/a/b.go:3", token.Position{Filename: "/a/b.go", Line: 3}},
-		{"C:/a/b.go:3:7", token.Position{Filename: "C:/a/b.go", Line: 3, Column: 7}},
-		{"/a/b.go", token.Position{Filename: "/a/b.go"}},
-		{"-", token.Position{}},
-		{"", token.Position{}},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, parsePosition(tt.in), tt.in)
-	}
 }
 
 func TestSortDiagnostics(t *testing.T) {
@@ -55,4 +40,14 @@ func TestSortDiagnostics(t *testing.T) {
 		got += d.Message
 	}
 	assert.Equal(t, "1234", got)
+}
+
+// Every message becomes one line: the parser's quoted raw string is cut,
+// the type checker's indented continuation lines are joined.
+func TestOneLine(t *testing.T) {
+	assert.Equal(t, "expected declaration, found `//sentinel:resource name=x...",
+		oneLine("expected declaration, found `//sentinel:resource name=x\nfunc F() {}\n\nvar a = 1\n`"))
+	assert.Equal(t, "cannot use s as I value: S does not implement I (wrong type for method M) have M() want M(int)",
+		oneLine("cannot use s as I value: S does not implement I (wrong type for method M)\n\t\thave M()\n\t\twant M(int)"))
+	assert.Equal(t, "plain", oneLine("plain"))
 }

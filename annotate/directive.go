@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/suggest"
 )
 
 // DirectivePrefix starts every comment that sentinelgen owns. Only
@@ -336,7 +338,7 @@ func keyHint(key string) string {
 	if k, ok := javaKeys[key]; ok {
 		return "; the Java attribute " + key + " is spelt " + k + " here"
 	}
-	if k := closest(key, knownKeys); k != "" {
+	if k := suggest.Closest(key, knownKeys); k != "" {
 		return "; did you mean " + k + "?"
 	}
 	return ""

@@ -66,21 +66,29 @@
 // guardedOrderService), and GuardedF (guardedF) for a function F. A user
 // declaration with one of those names is reported.
 //
-// # Loading
+// # Checking and loading
+//
+// Check runs every check on one package that is already parsed and
+// type-checked, given exactly what a go/analysis pass holds (file set,
+// files, *types.Package, *types.Info, and the type errors in
+// CheckOptions), and returns the model and positioned diagnostics. Load
+// runs the same code on every package it loads.
 //
 // Load needs syntax and types for the target packages and only compiler
 // export data for their dependencies. When every target compiles, it runs
 // the go command once (go list -export -deps), parses the targets while
 // that runs, and type-checks their declarations against the export data;
 // from the second run on it does that during go list too, against the
-// previous run's listing (kept in the cache directory SENTINELGEN_CACHE
-// names, as gen's cache is), and keeps the result when go list confirms
-// that listing.
+// previous run's listing (kept in the golist directory of the cache that
+// SENTINELGEN_CACHE names, as gen's cache is), and keeps the result when go
+// list confirms that listing. The sizes of types follow the architecture
+// the go command reports (go env GOARCH).
 // Otherwise it uses golang.org/x/tools/go/packages, which reports list,
 // parse and type errors with their positions; both give the same result.
-// The previous output, GeneratedFileName, is reduced to its package clause
-// during the load, so a stale file never blocks regeneration; the
+// A package with a syntax error yields its syntax errors alone, as the go
+// command reports it: what the parser skipped would make other findings
+// false. The previous output, GeneratedFileName, is reduced to its package
+// clause during the load, so a stale file never blocks regeneration; the
 // "undefined" errors this causes for the generated names themselves are
-// tolerated, and every other error is reported. Check runs the same checks
-// on one package that is already type-checked, for use by an analyzer.
+// tolerated, and every other error is reported.
 package annotate

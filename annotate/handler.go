@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// RuntimePath is the import path of the runtime package whose *BlockError a
-// blockHandler receives.
-const RuntimePath = "github.com/sentinelgen/sentinelgen/runtime"
-
 // handlerSite is the annotated declaration a handler is resolved for.
 type handlerSite struct {
 	fn   *Func
@@ -139,14 +135,19 @@ func (c *checker) lookupImportedFunc(key string, arg Arg, qual, name string, sit
 	}
 	imported := pn.Imported()
 	h.PkgPath = imported.Path()
-	obj := imported.Scope().Lookup(name)
-	switch {
-	case obj == nil:
-		c.report(arg.ValuePos, "%s %s not found: package %s has no function %s%s", key, arg.Value, imported.Name(), name,
+	// Unexported names are refused before the lookup: a package read from
+	// export data (a dependency, or any package in an analyzer) does not
+	// hold them, so the lookup would answer "not found" where source says
+	// they exist. Either way the name cannot be called from here.
+	if !token.IsExported(name) {
+		c.report(arg.ValuePos, "%s %s is not exported by package %s%s", key, arg.Value, imported.Name(),
 			didYouMean(name, exportedFuncs(imported)))
 		return nil
-	case !obj.Exported():
-		c.report(arg.ValuePos, "%s %s is not exported by package %s", key, arg.Value, imported.Name())
+	}
+	obj := imported.Scope().Lookup(name)
+	if obj == nil {
+		c.report(arg.ValuePos, "%s %s not found: package %s has no function %s%s", key, arg.Value, imported.Name(), name,
+			didYouMean(name, exportedFuncs(imported)))
 		return nil
 	}
 	fn, ok := obj.(*types.Func)

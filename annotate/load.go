@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/annotate/internal/loader"
 )
 
 // Options configures Load.
@@ -21,13 +25,15 @@ type Options struct {
 }
 
 // Load loads the packages matching patterns (relative to dir; "" means the
-// working directory), checks every directive and returns one *Package per
+// working directory), checks each with Check and returns one *Package per
 // loaded package that has no problem, sorted by import path, also when it
 // has no resource (so that a left-over generated file can be deleted), and
 // every Diagnostic, sorted by file, line and column. A package with any
-// diagnostic, including an ordinary compile error, yields no model. err
-// reports failures of loading itself: a go command that cannot run, a
-// pattern that names no package.
+// diagnostic, including an ordinary compile error, yields no model; a
+// package with a syntax error yields those errors alone. err reports
+// failures of loading itself: a go command that cannot run, a pattern that
+// names no package. Resource names must be unique across all the packages
+// loaded.
 //
 // The previous output of each target package (GeneratedFileName) is read as
 // its package clause alone, so a stale file can never block regeneration.
@@ -36,65 +42,104 @@ type Options struct {
 // package) then fails to type-check with "undefined"; exactly those errors
 // are tolerated.
 //
-// Load first tries a fast path that runs the go command once (go list
+// Loading first tries a fast route that runs the go command once (go list
 // -export -deps), parses the target packages and type-checks them against
 // their dependencies' export data, overlapping that work with go list's.
 // It applies when every target package compiles as it stands, the usual
-// case; otherwise (a stale previous output, a compile error, cgo) Load
-// uses go/packages, which reports every list, parse and type error with
-// its position. Both give the same models and diagnostics.
+// case; otherwise (a stale previous output, a compile error, cgo) it uses
+// go/packages, which reports every list, parse and type error with its
+// position. Both give the same models and diagnostics.
 func Load(dir string, patterns []string, opts Options) ([]*Package, []Diagnostic, error) {
-	return load(dir, patterns, opts, nil)
-}
-
-// load is Load with resource names required to be unique only among
-// packages that scope maps to the same string (all packages when scope is
-// nil). Tests use it to load many independent cases in one go list run.
-func load(dir string, patterns []string, opts Options, scope func(pkgPath string) string) ([]*Package, []Diagnostic, error) {
-	pkgs, diags, _, err := loadVia(routeAuto, dir, patterns, opts, scope)
+	pkgs, diags, _, err := loadAndCheck(loader.Config{Dir: dir, Patterns: patterns, Tags: opts.Tags, Env: opts.Env, Verbose: opts.Verbose})
 	return pkgs, diags, err
 }
 
-// loadRoute names a loader. loadVia is asked for routeAuto or
-// routePackages and reports routeFast or routePackages as taken.
-type loadRoute uint8
-
-const (
-	routeAuto     loadRoute = iota // the fast path when it applies, else go/packages
-	routeFast                      // one go list run, export data for dependencies
-	routePackages                  // go/packages
-)
-
-// loadVia is load on the given route; it returns the route taken, so that
-// tests can compare the two loaders and see which one ran.
-func loadVia(route loadRoute, dir string, patterns []string, opts Options, scope func(string) string) ([]*Package, []Diagnostic, loadRoute, error) {
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
+// loadAndCheck is Load on cfg's route; it returns the route taken.
+func loadAndCheck(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, error) {
 	start := time.Now()
-	var results []checkResult
-	taken := routePackages
-	if route != routePackages {
-		var ok bool
-		if results, ok = loadFast(dir, patterns, opts); ok {
-			taken = routeFast
+	cfg.Previous = GeneratedFileName
+	cfg.Accept = acceptCompiled
+	loaded, route, err := loader.Load(cfg)
+	if err != nil {
+		return nil, nil, route, err
+	}
+	generated := generatedByPath(loaded)
+	results := make([]checkResult, len(loaded))
+	// Packages are checked in parallel: the checks only read the types,
+	// which are complete.
+	var wg sync.WaitGroup
+	cpu := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range loaded {
+		wg.Go(func() {
+			cpu <- struct{}{}
+			defer func() { <-cpu }()
+			results[i] = checkLoaded(p, generated)
+		})
+	}
+	wg.Wait()
+	models, diags := collect(results)
+	verbosef(cfg.Verbose, "annotate: checked %d packages in %v: %d ok, %d diagnostics", len(results), time.Since(start), len(models), len(diags))
+	return models, diags, route, nil
+}
+
+// checkLoaded checks one loaded package: its syntax errors alone when it
+// has any (its trees lack what the parser skipped, so every other finding
+// would be suspect, as the go command also judges), else its list errors
+// and what Check finds.
+func checkLoaded(p *loader.Package, generated func(string) map[string]bool) checkResult {
+	var syntax, listed []Diagnostic
+	for _, e := range p.Errors {
+		d := Diagnostic{Pos: e.Pos, Message: oneLine(e.Msg)}
+		if e.Syntax {
+			syntax = append(syntax, d)
+		} else {
+			listed = append(listed, d)
 		}
 	}
-	if taken == routePackages {
-		var err error
-		if results, err = loadWithPackages(dir, patterns, opts); err != nil {
-			return nil, nil, taken, err
+	if len(syntax) > 0 {
+		return checkResult{diags: syntax}
+	}
+	if p.Types == nil { // not type-checked at all: nothing to check
+		for _, e := range p.TypeErrors {
+			listed = append(listed, Diagnostic{Pos: e.Fset.Position(e.Pos), Message: oneLine(e.Msg)})
+		}
+		return checkResult{diags: listed}
+	}
+	r := checkPackage(p.Fset, p.Files, p.Types, p.Info, CheckOptions{TypeErrors: p.TypeErrors, Generated: generated})
+	r.diags = append(listed, r.diags...)
+	return r
+}
+
+// acceptCompiled judges the fast route's packages, which compiled: only
+// errors about the left-out previous output can arise there, and anything
+// else is for go/packages to report with its full context.
+func acceptCompiled(pkgs []*loader.Package) string {
+	generated := generatedByPath(pkgs)
+	for _, p := range pkgs {
+		own := generated(p.Path)
+		for _, e := range p.TypeErrors {
+			if !isTolerated(e, p.Files, p.Info, own, generated) {
+				return fmt.Sprintf("type error in %s: %s", p.Path, oneLine(e.Msg))
+			}
 		}
 	}
-	models, diags := collect(results, scope)
-	verbosef(opts.Verbose, "annotate: checked %d packages in %v: %d ok, %d diagnostics", len(results), time.Since(start), len(models), len(diags))
-	return models, diags, taken, nil
+	return ""
+}
+
+// generatedByPath returns the names generation will declare in each
+// loaded package, by import path.
+func generatedByPath(pkgs []*loader.Package) func(string) map[string]bool {
+	byPath := make(map[string]map[string]bool, len(pkgs))
+	for _, p := range pkgs {
+		byPath[p.Path] = generatedNames(p.Fset, p.Files)
+	}
+	return func(path string) map[string]bool { return byPath[path] }
 }
 
 // collect judges names across packages and gathers the models of packages
 // without diagnostics, sorted by path, and all diagnostics, sorted.
-func collect(results []checkResult, scope func(string) string) ([]*Package, []Diagnostic) {
-	crossPackageDuplicates(results, scope)
+func collect(results []checkResult) ([]*Package, []Diagnostic) {
+	crossPackageDuplicates(results)
 	var models []*Package
 	var diags []Diagnostic
 	for _, r := range results {
@@ -116,10 +161,7 @@ func verbosef(w io.Writer, format string, args ...any) {
 
 // crossPackageDuplicates reports resource names shared by resources of
 // different packages; checkPackage already reported those within one.
-func crossPackageDuplicates(results []checkResult, scope func(string) string) {
-	if scope == nil {
-		scope = func(string) string { return "" }
-	}
+func crossPackageDuplicates(results []checkResult) {
 	type use struct {
 		r   *Resource
 		at  token.Position
@@ -131,8 +173,7 @@ func crossPackageDuplicates(results []checkResult, scope func(string) string) {
 			continue
 		}
 		for _, r := range res.model.Resources {
-			key := scope(res.model.Path) + "\x00" + r.Name
-			byName[key] = append(byName[key], use{r, res.namePos[r], i})
+			byName[r.Name] = append(byName[r.Name], use{r, res.namePos[r], i})
 		}
 	}
 	for i, res := range results {
@@ -140,7 +181,7 @@ func crossPackageDuplicates(results []checkResult, scope func(string) string) {
 			continue
 		}
 		for _, r := range res.model.Resources {
-			for _, other := range byName[scope(res.model.Path)+"\x00"+r.Name] {
+			for _, other := range byName[r.Name] {
 				if other.pkg != i {
 					results[i].diags = append(results[i].diags, duplicateName(r, res.namePos[r], other.r, other.at, results[other.pkg].model.Path))
 				}

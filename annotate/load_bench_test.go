@@ -2,12 +2,13 @@ package annotate
 
 import (
 	"fmt"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sentinelgen/sentinelgen/annotate/internal/loader"
 )
 
 // The speed goal: checking a module of 100 packages with 10 guarded methods
@@ -87,20 +88,22 @@ func BenchmarkLoad(b *testing.B) {
 	b.Run("regenerate", func(b *testing.B) { benchmarkLoad(b, true) })
 }
 
-// BenchmarkFastCheck measures what the fast path adds to its go list run:
-// parsing, type-checking against export data, and the checks.
-func BenchmarkFastCheck(b *testing.B) {
+// BenchmarkCheck measures the checks alone, on packages loaded once: what
+// Load adds to the loader's work.
+func BenchmarkCheck(b *testing.B) {
 	dir := b.TempDir()
 	writeBenchModule(b, dir, true)
-	list, err := goList(dir, []string{"./..."}, Options{})
+	loaded, _, err := loader.Load(loader.Config{Dir: dir, Patterns: []string{"./..."}, Previous: GeneratedFileName, Route: loader.RouteFast})
 	if err != nil {
 		b.Fatal(err)
 	}
+	generated := generatedByPath(loaded)
 	b.ResetTimer()
 	for b.Loop() {
-		c := list.check(token.NewFileSet(), nil, list.targets, Options{})
-		if c.why != "" || len(c.results) != benchPackages {
-			b.Fatalf("check: %d results, %s", len(c.results), c.why)
+		for _, p := range loaded {
+			if r := checkLoaded(p, generated); len(r.diags) > 0 || r.model == nil {
+				b.Fatalf("check %s: %v", p.Path, r.diags)
+			}
 		}
 	}
 }
@@ -112,7 +115,7 @@ func BenchmarkLoadPackages(b *testing.B) {
 	writeBenchModule(b, dir, false)
 	b.ResetTimer()
 	for b.Loop() {
-		pkgs, diags, _, err := loadVia(routePackages, dir, []string{"./..."}, Options{}, nil)
+		pkgs, diags, _, err := loadAndCheck(loader.Config{Dir: dir, Patterns: []string{"./..."}, Route: loader.RoutePackages})
 		if err != nil || len(diags) > 0 || len(pkgs) != benchPackages {
 			b.Fatalf("Load: %d packages, %v, %v", len(pkgs), diags, err)
 		}

@@ -20,7 +20,32 @@ type Package struct {
 	// Reserved holds every package-scope name declared by the user's files and
 	// every imported package name, so generated identifiers can avoid them.
 	Reserved map[string]bool
+	// Registrations are the names the user's files pass to the runtime by
+	// hand as string literals, in source order: resources registered with
+	// runtime.NewResource and entrances set with runtime.WithEntrance. Names
+	// built at run time cannot be seen. gen does not read them; the rule
+	// linter does.
+	Registrations []Registration
 }
+
+// Registration is one string literal passed to runtime.NewResource (a
+// resource name) or runtime.WithEntrance (an entrance name).
+type Registration struct {
+	Kind RegistrationKind
+	Name string         // the literal's value
+	Pos  token.Position // the literal's position
+}
+
+// RegistrationKind says which runtime function a Registration's literal
+// is passed to.
+type RegistrationKind uint8
+
+const (
+	// RegisterResource is runtime.NewResource(name, ...).
+	RegisterResource RegistrationKind = iota
+	// SetEntrance is runtime.WithEntrance(ctx, name).
+	SetEntrance
+)
 
 // Resource is one annotated function or method.
 type Resource struct {

@@ -6,6 +6,12 @@ import (
 	"unicode/utf8"
 )
 
+// RuntimePath is the import path of the runtime package: the one whose
+// *BlockError a blockHandler receives, whose NewResource and WithEntrance
+// calls name resources, and which generated code calls. It is spelt here
+// only; other packages use this constant.
+const RuntimePath = "github.com/sentinelgen/sentinelgen/runtime"
+
 // GeneratedFileName is the name of the file sentinelgen writes in each
 // package. Load leaves its content out, and Check ignores what it declares.
 const GeneratedFileName = "sentinel_gen.go"

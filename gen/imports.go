@@ -12,7 +12,7 @@ import (
 
 // Import paths the generated code itself refers to.
 const (
-	runtimePath = "github.com/sentinelgen/sentinelgen/runtime"
+	runtimePath = annotate.RuntimePath
 	contextPath = "context"
 	errorsPath  = "errors"
 )

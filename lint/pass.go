@@ -34,7 +34,7 @@ func newPass(pkgs []*annotate.Package, set rules.Set, opts Options) *pass {
 			p.declared[r.Name] = r
 		}
 	}
-	p.registered, p.entrances = scanRegistrations(pkgs, opts.Tags)
+	p.registered, p.entrances = registrations(pkgs)
 	return p
 }
 

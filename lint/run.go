@@ -18,9 +18,6 @@ type Options struct {
 	// Code holds the diagnostics annotate.Load reported; each becomes a
 	// directive diagnostic.
 	Code []annotate.Diagnostic
-	// Tags are the build tags the packages were loaded with; they select
-	// the files searched for hand-registered resources.
-	Tags []string
 	// Disable lists the ids of checks not to run.
 	Disable []string
 }

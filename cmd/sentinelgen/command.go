@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
+	"github.com/sentinelgen/sentinelgen/internal/relpath"
 )
 
 // command is what the subcommands share: a flag set with -tags and -v, its
@@ -111,6 +111,7 @@ func (c *command) load(patterns []string, code codeDiagnostics) (pkgs []*annotat
 	}
 	if code == printCode {
 		for _, d := range diags {
+			d.Pos.Filename = relative(d.Pos.Filename)
 			fmt.Fprintln(c.stderr, d.String())
 		}
 	}
@@ -130,9 +131,5 @@ func relative(path string) string {
 	if err != nil {
 		return path
 	}
-	rel, err := filepath.Rel(wd, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return path
-	}
-	return rel
+	return relpath.Below(wd, path)
 }

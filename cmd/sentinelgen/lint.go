@@ -54,7 +54,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code, Tags: c.tagList()})
+	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code})
 	for i := range diags {
 		diags[i].Pos.File = relative(diags[i].Pos.File)
 	}

@@ -1,15 +1,14 @@
-package annotate
+package loader
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"maps"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,120 +17,129 @@ import (
 	"time"
 )
 
-// loadFast is Load's fast path: a single go list run (the least any
+// loadFast is the fast route: a single go list run (the least any
 // type-correct tool pays), the target packages parsed while it runs and
-// type-checked from source against their dependencies' export data, then
-// checked. From the second run in a directory on, the type-checking and
-// checks run during go list too, against the previous listing (see
-// load_speculate.go). Function bodies are not type-checked: the go command has just
-// compiled every target, so they hold no error the model depends on.
+// type-checked from source against their dependencies' export data. From
+// the second run in a directory on, the type-checking runs during go list
+// too, against the previous listing (see speculate.go). Function bodies
+// are not type-checked: the go command has just compiled every target, so
+// they hold no error a declaration-level checker depends on.
 //
 // Types come from source rather than from the targets' own export data
 // because export data leaves out unexported package-level declarations
 // (handlers such as createOrderFallback are typically unexported) and
 // keeps only the line of each position, not its column.
 //
-// ok is false, after the reason is written to opts.Verbose, when the fast
-// path does not apply and go/packages must load instead.
-func loadFast(dir string, patterns []string, opts Options) (results []checkResult, ok bool) {
-	return loadFastCached(dir, patterns, opts, listCacheFile(listCacheDir(), dir, patterns, opts))
-}
-
-// loadFastCached is loadFast keeping the listing for speculation in
-// cacheFile ("" for none).
-func loadFastCached(dir string, patterns []string, opts Options, cacheFile string) (results []checkResult, ok bool) {
+// why says, when not "", why the route does not apply.
+func loadFast(cfg Config) (pkgs []*Package, why string) {
 	start := time.Now()
 	fset := token.NewFileSet()
-	pf := startPrefetch(fset, dir, patterns)
+	pf := startPrefetch(fset, cfg)
 	type listing struct {
 		list *packageList
 		err  error
 	}
 	listed := make(chan listing, 1)
 	go func() {
-		list, err := goList(dir, patterns, opts)
+		list, err := goList(cfg)
 		listed <- listing{list, err}
 	}()
+	// The sizes of types depend on the target architecture, which the go
+	// command decides (GOARCH in the environment, go env -w, the
+	// toolchain's default): it is asked, beside go list.
+	type archAnswer struct {
+		goarch string
+		err    error
+	}
+	arch := make(chan archAnswer, 1)
+	go func() {
+		goarch, err := goArch(cfg)
+		arch <- archAnswer{goarch, err}
+	}()
 
+	cacheFile := listCacheFile(cfg)
 	was := readListing(cacheFile)
 	var guess checked
 	if was != nil {
-		guess = was.check(fset, pf.wait(), was.targets, Options{})
+		guess = was.check(fset, pf.wait(), was.targets, cfg)
 	}
 
-	l := <-listed
+	l, a := <-listed, <-arch
 	parsed := pf.finish()
-	if l.err != nil {
-		verbosef(opts.Verbose, "annotate: fast path not taken: %v", l.err)
-		return nil, false
+	if err := cmp.Or(l.err, a.err); err != nil {
+		return nil, err.Error()
 	}
 	list := l.list
-	verbosef(opts.Verbose, "annotate: go list -export -deps: %d packages, %d targets in %v, %d files parsed meanwhile",
+	list.goarch = a.goarch
+	verbosef(cfg.Verbose, "annotate: go list -export -deps: %d packages, %d targets in %v, %d files parsed meanwhile",
 		len(list.byPath), len(list.targets), time.Since(start), len(parsed))
 	if was != nil && guess.why == "" && list.ineligible(list.targets) == "" && sameInputs(was, list, guess.exportsRead) {
-		verbosef(opts.Verbose, "annotate: checked %d packages while go list ran, against the previous listing, which still holds", len(guess.results))
-		return guess.results, true
+		verbosef(cfg.Verbose, "annotate: type-checked %d packages while go list ran, against the previous listing, which still holds", len(guess.pkgs))
+		return guess.pkgs, ""
 	}
-	c := list.check(fset, parsed, list.targets, opts)
+	c := list.check(fset, parsed, list.targets, cfg)
 	if c.why != "" {
-		verbosef(opts.Verbose, "annotate: fast path not taken: %s; loading with go/packages", c.why)
-		return nil, false
+		return nil, c.why
 	}
 	writeListing(cacheFile, list)
-	return c.results, true
+	return c.pkgs, ""
 }
 
-// checked is the outcome of checking the targets of a listing: one result
-// per target that has Go files, in order, and the dependencies whose
-// export data was read; or why the fast path does not apply.
+// checked is the outcome of type-checking the targets of a listing: one
+// package per target that has Go files, in order, and the dependencies
+// whose export data was read; or why the fast route does not apply.
 type checked struct {
-	results     []checkResult
+	pkgs        []*Package
 	exportsRead []string
 	why         string
 }
 
-// fastPackage is one target package on the fast path.
+// fastPackage is one target package on the fast route.
 type fastPackage struct {
-	listed   *listedPackage
-	files    []*ast.File
-	types    *types.Package
-	info     *types.Info
-	typeErrs []types.Error
-	result   checkResult
-	done     chan struct{} // closed once types is set
+	listed *listedPackage
+	pkg    *Package
+	done   chan struct{} // closed once pkg.Types is set
 }
 
-// check type-checks and checks targets, which must be packages of list,
-// parsing their files into fset unless parsed already holds them.
-func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile, targets []*listedPackage, opts Options) checked {
+// check type-checks targets, which must be packages of list, parsing their
+// files into fset unless parsed already holds them, and asks cfg.Accept
+// about the outcome.
+func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile, targets []*listedPackage, cfg Config) checked {
 	if why := list.ineligible(targets); why != "" {
 		return checked{why: why}
 	}
 	var pkgs []*fastPackage
 	for _, t := range targets {
-		if len(t.GoFiles) > 0 { // else test files only: nothing to check, as on the go/packages path
-			pkgs = append(pkgs, &fastPackage{listed: t, done: make(chan struct{})})
+		if len(t.GoFiles) > 0 { // else test files only: nothing to check, as on the go/packages route
+			pkgs = append(pkgs, &fastPackage{listed: t, pkg: &Package{Path: t.ImportPath, Name: t.Name, Fset: fset}, done: make(chan struct{})})
 		}
 	}
 
 	start := time.Now()
-	files, previous, err := parseTargets(fset, parsed, pkgs)
+	files, previous, err := parseTargets(fset, parsed, pkgs, cfg)
 	if err != nil {
 		return checked{why: err.Error()}
 	}
-	verbosef(opts.Verbose, "annotate: parsed %d files in %v, leaving out %d previous %s", files, time.Since(start), previous, GeneratedFileName)
+	verbosef(cfg.Verbose, "annotate: parsed %d files in %v, leaving out %d previous %s", files, time.Since(start), previous, cfg.Previous)
 
 	start = time.Now()
 	imp := newExportImporter(fset, list)
-	checkAll(fset, pkgs, imp, types.SizesFor("gc", goarch(opts.Env)))
-	results, why := judgeTypeErrors(pkgs)
-	verbosef(opts.Verbose, "annotate: type-checked and checked %d packages in %v, reading export data of %d dependencies",
+	checkAll(fset, pkgs, imp, types.SizesFor("gc", list.goarch))
+	out := make([]*Package, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = p.pkg
+	}
+	verbosef(cfg.Verbose, "annotate: type-checked %d packages in %v, reading export data of %d dependencies",
 		len(pkgs), time.Since(start), len(imp.read))
-	return checked{results: results, exportsRead: slices.Collect(maps.Keys(imp.read)), why: why}
+	c := checked{pkgs: out, exportsRead: slices.Collect(maps.Keys(imp.read))}
+	if cfg.Accept != nil {
+		c.why = cfg.Accept(out)
+	}
+	return c
 }
 
-// checkAll type-checks and checks pkgs, in parallel as far as their imports
-// of each other allow.
+// checkAll type-checks pkgs, in parallel as far as their imports of each
+// other allow.
 func checkAll(fset *token.FileSet, pkgs []*fastPackage, imp *exportImporter, sizes types.Sizes) {
 	byPath := make(map[string]*fastPackage, len(pkgs))
 	for _, p := range pkgs {
@@ -155,33 +163,13 @@ func checkAll(fset *token.FileSet, pkgs []*fastPackage, imp *exportImporter, siz
 			p.typeCheck(fset, sizes, func(path string) (*types.Package, error) {
 				path = p.listed.resolve(path)
 				if dep := byPath[path]; dep != nil {
-					return dep.types, nil
+					return dep.pkg.Types, nil
 				}
 				return imp.load(path)
 			})
-			p.result = checkPackage(fset, p.files, p.types, p.info)
 		})
 	}
 	wg.Wait()
-}
-
-// judgeTypeErrors returns the packages' results, or why the fast path
-// must give way: only errors about the left-out previous output can arise
-// in code that compiled, and anything else is for go/packages to report.
-func judgeTypeErrors(pkgs []*fastPackage) ([]checkResult, string) {
-	emitted := make(map[string]map[string]bool, len(pkgs))
-	for _, p := range pkgs {
-		emitted[p.listed.ImportPath] = p.result.emitted
-	}
-	results := make([]checkResult, len(pkgs))
-	for i, p := range pkgs {
-		tp := typedPackage{path: p.listed.ImportPath, files: p.files, info: p.info}
-		if diags := typeErrorDiagnostics(p.typeErrs, tp, emitted, p.result.quals); len(diags) > 0 {
-			return nil, fmt.Sprintf("type error in %s: %s", p.listed.ImportPath, diags[0].Message)
-		}
-		results[i] = p.result
-	}
-	return results, ""
 }
 
 // ineligible says why the fast path cannot load targets, or returns "".
@@ -243,8 +231,8 @@ func (list *packageList) dependencyOnTarget(targets []*listedPackage, isTarget m
 	return ""
 }
 
-// typeCheck type-checks the package's declarations, recording what the
-// checks and the judging of type errors need.
+// typeCheck type-checks the package's declarations, recording what a
+// declaration-level checker needs.
 func (p *fastPackage) typeCheck(fset *token.FileSet, sizes types.Sizes, importer importerFunc) {
 	conf := types.Config{
 		Importer:         importer,
@@ -256,19 +244,19 @@ func (p *fastPackage) typeCheck(fset *token.FileSet, sizes types.Sizes, importer
 				// Not expected from go/types; kept so that it is not lost.
 				te = types.Error{Fset: fset, Msg: err.Error()}
 			}
-			p.typeErrs = append(p.typeErrs, te)
+			p.pkg.TypeErrors = append(p.pkg.TypeErrors, te)
 		},
 	}
 	if m := p.listed.Module; m != nil && m.GoVersion != "" {
 		conf.GoVersion = "go" + m.GoVersion
 	}
-	p.info = &types.Info{
+	p.pkg.Info = &types.Info{
 		Defs:      map[*ast.Ident]types.Object{},
 		Implicits: map[ast.Node]types.Object{},
 		Scopes:    map[ast.Node]*types.Scope{},
 	}
-	p.types = types.NewPackage(p.listed.ImportPath, p.listed.Name)
-	_ = types.NewChecker(&conf, fset, p.types, p.info).Files(p.files) // errors went to conf.Error
+	p.pkg.Types = types.NewPackage(p.listed.ImportPath, p.listed.Name)
+	_ = types.NewChecker(&conf, fset, p.pkg.Types, p.pkg.Info).Files(p.pkg.Files) // errors went to conf.Error
 }
 
 // importerFunc adapts a function to types.Importer.
@@ -278,10 +266,10 @@ type importerFunc func(path string) (*types.Package, error)
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // parseTargets parses every file of pkgs that parsed does not hold, in
-// parallel, the previous output as its package clause only, as the
-// go/packages path does. It returns the number of files and of previous
-// outputs, and the first parse error.
-func parseTargets(fset *token.FileSet, parsed map[string]parsedFile, pkgs []*fastPackage) (files, previous int, err error) {
+// parallel, Previous files as their package clause only, as the go/packages
+// route does. It returns the number of files and of Previous files, and the
+// first parse error.
+func parseTargets(fset *token.FileSet, parsed map[string]parsedFile, pkgs []*fastPackage, cfg Config) (files, previous int, err error) {
 	type job struct {
 		pkg  *fastPackage
 		i    int
@@ -290,16 +278,16 @@ func parseTargets(fset *token.FileSet, parsed map[string]parsedFile, pkgs []*fas
 	var jobs []job
 	for _, p := range pkgs {
 		names := p.listed.files()
-		p.files = make([]*ast.File, len(names))
+		p.pkg.Files = make([]*ast.File, len(names))
 		for i, name := range names {
-			if filepath.Base(name) == GeneratedFileName {
+			if cfg.isPrevious(name) {
 				previous++
 			}
 			if pf, ok := parsed[name]; ok {
 				if pf.err != nil {
 					return 0, 0, pf.err
 				}
-				p.files[i] = pf.file
+				p.pkg.Files[i] = pf.file
 				continue
 			}
 			jobs = append(jobs, job{p, i, name})
@@ -317,7 +305,7 @@ func parseTargets(fset *token.FileSet, parsed map[string]parsedFile, pkgs []*fas
 					return
 				}
 				j := jobs[k]
-				j.pkg.files[j.i], errs[k] = parseFile(fset, j.name)
+				j.pkg.pkg.Files[j.i], errs[k] = parseFile(fset, j.name, cfg)
 			}
 		})
 	}
@@ -330,32 +318,16 @@ func parseTargets(fset *token.FileSet, parsed map[string]parsedFile, pkgs []*fas
 	return files, previous, nil
 }
 
-func parseFile(fset *token.FileSet, name string) (*ast.File, error) {
+func parseFile(fset *token.FileSet, name string, cfg Config) (*ast.File, error) {
 	src, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
 	mode := userFileMode
-	if filepath.Base(name) == GeneratedFileName {
+	if cfg.isPrevious(name) {
 		mode = parser.PackageClauseOnly
 	}
 	return parser.ParseFile(fset, name, src, mode)
-}
-
-// goarch is the target architecture the go command will use, for the
-// sizes of types: GOARCH from env (or this process's environment when env
-// is nil), else the architecture this program was built for.
-func goarch(env []string) string {
-	if env == nil {
-		env = os.Environ()
-	}
-	arch := runtime.GOARCH
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "GOARCH="); ok && v != "" {
-			arch = v // the last setting wins, as in exec
-		}
-	}
-	return arch
 }
 
 // firstLine returns the first line of a go command error, skipping the

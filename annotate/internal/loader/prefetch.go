@@ -1,4 +1,4 @@
-package annotate
+package loader
 
 import (
 	"go/ast"
@@ -33,18 +33,18 @@ type parsedFile struct {
 }
 
 // startPrefetch starts parsing into fset the non-test Go files below the
-// directory patterns among patterns.
-func startPrefetch(fset *token.FileSet, dir string, patterns []string) *prefetch {
+// directory patterns among cfg.Patterns.
+func startPrefetch(fset *token.FileSet, cfg Config) *prefetch {
 	pf := &prefetch{done: map[string]parsedFile{}}
 	names := make(chan string, 64)
 	pf.wg.Go(func() {
 		defer close(names)
 		seen := map[string]bool{} // patterns may overlap, as ./... and ./x do
-		for _, p := range patterns {
+		for _, p := range cfg.Patterns {
 			if pf.stop.Load() {
 				return
 			}
-			walkPattern(dir, p, func(name string) bool {
+			walkPattern(cfg.Dir, p, func(name string) bool {
 				if !seen[name] {
 					seen[name] = true
 					names <- name
@@ -59,7 +59,7 @@ func startPrefetch(fset *token.FileSet, dir string, patterns []string) *prefetch
 				if pf.stop.Load() {
 					continue // drain, so that the walker is not blocked
 				}
-				f, err := parseFile(fset, name)
+				f, err := parseFile(fset, name, cfg)
 				pf.mu.Lock()
 				pf.done[name] = parsedFile{f, err}
 				pf.mu.Unlock()

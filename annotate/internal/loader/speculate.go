@@ -1,62 +1,44 @@
-package annotate
+package loader
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
+	"github.com/sentinelgen/sentinelgen/internal/cachedir"
 )
 
 // The fast path's second overlap: while go list runs, the targets are also
-// type-checked and checked against the listing of the previous run in the
+// type-checked against the listing of the previous run in the
 // same directory (which export data files, which files per package). When
 // go list then reports the same for everything that was used, and export
 // data files are named by the hash of their content, the speculative
-// results are exactly what checking after go list would give, and the
+// packages are exactly what type-checking after go list would give, and the
 // go command's time hides the type-checking too.
 
-// listCacheEnv names the cache directory shared with gen's cache: a path,
-// "off" for none, or empty for sentinelgen under os.UserCacheDir.
-const listCacheEnv = "SENTINELGEN_CACHE"
-
-// listCacheDir is where listings are kept, or "" for nowhere.
-func listCacheDir() string {
-	dir := os.Getenv(listCacheEnv)
-	switch {
-	case dir == "off":
-		return ""
-	case dir == "":
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(base, "sentinelgen")
-	case !filepath.IsAbs(dir):
+// listCacheFile names the listing of one load, under cachedir.Sub("golist")
+// ("" when caching is off): a hash of everything that selects what go list
+// reports besides the files themselves.
+func listCacheFile(cfg Config) string {
+	cacheDir, ok := cachedir.Sub("golist")
+	if !ok {
 		return ""
 	}
-	return filepath.Join(dir, "golist")
-}
-
-// listCacheFile names the listing of one load: a hash of everything that
-// selects what go list reports besides the files themselves.
-func listCacheFile(cacheDir, dir string, patterns []string, opts Options) string {
-	if cacheDir == "" {
-		return ""
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := filepath.Abs(cfg.Dir)
 	if err != nil {
 		return ""
 	}
 	h := sha256.New()
-	env := opts.Env
+	env := cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	parts := append([]string{abs, strings.Join(opts.Tags, ","), "--"}, patterns...)
+	parts := append([]string{abs, strings.Join(cfg.Tags, ","), cfg.Previous, "--"}, cfg.Patterns...)
 	parts = append(parts, "--")
 	for _, kv := range env {
 		if strings.HasPrefix(kv, "GO") || strings.HasPrefix(kv, "CGO_") {
@@ -70,6 +52,12 @@ func listCacheFile(cacheDir, dir string, patterns []string, opts Options) string
 	return filepath.Join(cacheDir, hex.EncodeToString(h.Sum(nil)[:16])+".json")
 }
 
+// savedListing is a listing as kept in the cache.
+type savedListing struct {
+	GOARCH   string
+	Packages []*listedPackage
+}
+
 // readListing returns the listing saved in file, or nil.
 func readListing(file string) *packageList {
 	if file == "" {
@@ -79,12 +67,12 @@ func readListing(file string) *packageList {
 	if err != nil {
 		return nil
 	}
-	var pkgs []*listedPackage
-	if json.Unmarshal(data, &pkgs) != nil {
+	var saved savedListing
+	if json.Unmarshal(data, &saved) != nil || saved.GOARCH == "" {
 		return nil
 	}
-	list := &packageList{byPath: make(map[string]*listedPackage, len(pkgs)), all: pkgs}
-	for _, p := range pkgs {
+	list := &packageList{byPath: make(map[string]*listedPackage, len(saved.Packages)), all: saved.Packages, goarch: saved.GOARCH}
+	for _, p := range saved.Packages {
 		list.byPath[p.ImportPath] = p
 		if !p.DepOnly {
 			list.targets = append(list.targets, p)
@@ -93,39 +81,26 @@ func readListing(file string) *packageList {
 	return list
 }
 
-// writeListing saves list to file for the next run; failing to is no error.
+// writeListing saves list to file for the next run, whole (a concurrent
+// run reads either listing entirely); failing to is no error.
 func writeListing(file string, list *packageList) {
 	if file == "" {
 		return
 	}
-	data, err := json.Marshal(list.all)
-	if err != nil {
+	data, err := json.Marshal(savedListing{GOARCH: list.goarch, Packages: list.all})
+	if err != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
 		return
 	}
-	if os.MkdirAll(filepath.Dir(file), 0o755) != nil {
-		return
-	}
-	// Written aside and renamed, so that a concurrent run reads either
-	// listing whole.
-	tmp, err := os.CreateTemp(filepath.Dir(file), "listing-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if err = errors.Join(err, tmp.Close()); err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = atomicfile.WriteFile(file, data, 0o644)
 }
 
 // sameInputs reports whether checking the targets of now would read the
-// same inputs as checking those of was did: the same packages with the
+// same inputs as checking those of was did: the same architecture, the
+// same packages with the
 // same files and imports, and the same export data for every dependency
 // that was read (exportRead).
 func sameInputs(was, now *packageList, exportRead []string) bool {
-	if len(was.targets) != len(now.targets) {
+	if was.goarch != now.goarch || len(was.targets) != len(now.targets) {
 		return false
 	}
 	for i, w := range was.targets {

@@ -1,4 +1,4 @@
-package annotate
+package loader
 
 import (
 	"bytes"
@@ -43,42 +43,68 @@ type listError struct {
 	Err string
 }
 
-// packageList is the output of one go list run.
+// packageList is the output of one go list run, and the go command's
+// target architecture.
 type packageList struct {
 	all     []*listedPackage // in go list's order
 	byPath  map[string]*listedPackage
 	targets []*listedPackage // packages matched by the patterns, in go list's order
+	goarch  string
 }
 
-// goList runs `go list -e -export -deps` on patterns, the single go command
-// run of the fast path. Its cost is the floor of the speed goal: it is what
-// compiles (or finds in the build cache) the export data of every package.
-func goList(dir string, patterns []string, opts Options) (*packageList, error) {
+// goList runs `go list -e -export -deps` on the patterns, the single go
+// command run of the fast route. Its cost is the floor of the speed goal:
+// it is what compiles (or finds in the build cache) the export data of
+// every package.
+func goList(cfg Config) (*packageList, error) {
 	args := []string{"list", "-e", "-json=" + listFields, "-export", "-deps"}
-	if len(opts.Tags) > 0 {
-		args = append(args, "-tags="+strings.Join(opts.Tags, ","))
+	if len(cfg.Tags) > 0 {
+		args = append(args, "-tags="+strings.Join(cfg.Tags, ","))
 	}
 	args = append(args, "--")
-	args = append(args, patterns...)
+	args = append(args, cfg.Patterns...)
+	out, err := goCommand(cfg, args...)
+	if err != nil {
+		return nil, err
+	}
+	return decodeList(bytes.NewReader(out))
+}
+
+// goArch asks the go command for the architecture it builds for.
+func goArch(cfg Config) (string, error) {
+	out, err := goCommand(cfg, "env", "GOARCH")
+	if err != nil {
+		return "", err
+	}
+	arch := strings.TrimSpace(string(out))
+	if arch == "" {
+		return "", errors.New("go env GOARCH: empty")
+	}
+	return arch, nil
+}
+
+// goCommand runs the go command in cfg.Dir with cfg.Env and returns its
+// standard output.
+func goCommand(cfg Config, args ...string) ([]byte, error) {
 	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = opts.Env
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	if dir != "" {
+	if cfg.Dir != "" {
 		// As go/packages does: an inherited PWD naming another directory
 		// would otherwise be what the go command reports as Dir.
-		if abs, err := filepath.Abs(dir); err == nil {
+		if abs, err := filepath.Abs(cfg.Dir); err == nil {
 			cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], "PWD="+abs)
 		}
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("go list: %w: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("go %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
-	return decodeList(&stdout)
+	return stdout.Bytes(), nil
 }
 
 // decodeList reads the stream of JSON objects go list writes.

@@ -1,4 +1,4 @@
-package annotate
+package loader
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package lint
+package annotate
 
 import (
 	"go/parser"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func TestScanFileFindsLiteralRegistrations(t *testing.T) {
+func TestRegistrationsFindLiterals(t *testing.T) {
 	cases := []struct {
 		name                 string
 		src                  string
@@ -37,12 +37,19 @@ func f() { runtime.NewResource() }`, nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := parser.ParseFile(token.NewFileSet(), "p.go", c.src, parser.SkipObjectResolution)
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, "p.go", c.src, parser.SkipObjectResolution)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res, ent := map[string]bool{}, map[string]bool{}
-			scanFile(f, res, ent)
+			for _, r := range registrations(fset, f) {
+				if r.Kind == RegisterResource {
+					res[r.Name] = true
+				} else {
+					ent[r.Name] = true
+				}
+			}
 			if got := slices.Sorted(maps.Keys(res)); !slices.Equal(got, c.resources) {
 				t.Errorf("resources %q, want %q", got, c.resources)
 			}
