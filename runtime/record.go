@@ -9,6 +9,8 @@ import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 // before it returns. Pinned code must not block, take locks or run user
 // code: these functions only write counters and read breaker state, and a
 // breaker's state change, which calls listeners, runs after the Unpin.
+// Passes and blocks also count towards the next audit of the default clock
+// (clock_audit.go), which runs after the Unpin too.
 
 // recordBlock counts a blocked call in the second-level window id.
 func (r *Resource) recordBlock(via *node, id, acquire int64) {
@@ -17,7 +19,11 @@ func (r *Resource) recordBlock(via *node, id, acquire int64) {
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
 	}
+	audit := clockAudits.due(p)
 	stripe.Unpin()
+	if audit {
+		auditClock()
+	}
 }
 
 // recordPass counts an admitted call and takes its exit ticket (see
@@ -32,7 +38,11 @@ func (r *Resource) recordPass(rs *ruleSet, via *node, id, nowMs, acquire int64, 
 		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
 	t := exitTickets.take(p)
+	audit := clockAudits.due(p)
 	stripe.Unpin()
+	if audit {
+		auditClock()
+	}
 	return t
 }
 
