@@ -39,7 +39,7 @@ type variant struct {
 
 // variants lists what the harness rotates through, the floor first; the
 // abcopy build appends the copies from its generated files' init.
-var variants = []variant{floorVariant(), sentinelgenVariant()}
+var variants = []variant{floorVariant(), sentinelgenVariant(), sentinelgenToVariant()}
 
 // padding keeps the placement allocations alive, so the next allocation
 // really lands elsewhere.
@@ -108,6 +108,29 @@ func sentinelgenVariant() variant {
 			}
 		},
 	}
+}
+
+// sentinelgenToVariant is this tree's runtime called through EntryTo, which
+// fills an Entry in place; it shares sentinelgenVariant's rules.
+func sentinelgenToVariant() variant {
+	var res []*runtime.Resource
+	for i := range placements {
+		pad(i + 1)
+		res = append(res, runtime.NewResource(rotateName("pass", i)))
+	}
+	return variant{name: "sentinelgen-to", pass: func(i int) func(int) {
+		r := res[i]
+		return func(n int) {
+			ctx := context.Background()
+			var e runtime.Entry
+			for range n {
+				if be := r.EntryTo(&e, ctx); be != nil {
+					panic(be)
+				}
+				e.Exit()
+			}
+		}
+	}}
 }
 
 // BenchmarkRotatePass rotates the pass path of every variant. Per variant
