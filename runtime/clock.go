@@ -124,7 +124,17 @@ func (c *coarseClock) Nanotime() int64 {
 func (c *coarseClock) wake() int64 {
 	for {
 		switch s := c.state.Load(); s {
-		case tickerRead, tickerLagging:
+		case tickerLagging:
+			// Every read is real. Publish only a new millisecond, so that
+			// cores reading at once do not bounce the cache's line with a
+			// swap per read: readings within one millisecond fall in the
+			// same window bucket whichever the cache holds.
+			now := c.real()
+			if now/1e6 > c.cached.Load()/1e6 {
+				c.advance(now)
+			}
+			return now
+		case tickerRead:
 			return c.advance(c.real())
 		case tickerIdle:
 			if c.state.CompareAndSwap(tickerIdle, tickerRead) {

@@ -15,7 +15,9 @@ import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 // recordBlock counts a blocked call in the second-level window id, unpins
 // (the caller is pinned to p) and returns blocked.
 func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked *BlockError) *BlockError {
-	r.stats.second.AtID(id, p).Add(evBlock, acquire)
+	if c := r.stats.second.AtID(id, p); !c.TryAdd(evBlock, acquire) {
+		c.Add(evBlock, acquire)
+	}
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
 	}
