@@ -76,16 +76,8 @@ func aligned(n int) []atomic.Uint64 {
 	return buf[skip : skip+n : skip+n]
 }
 
-// windowID is the runtime's: a float multiply corrected by one.
-func windowID(ms int64) int64 {
-	id := int64(float64(ms) * (1.0 / widthMs))
-	if start := id * widthMs; start > ms {
-		id--
-	} else if start+widthMs <= ms {
-		id++
-	}
-	return id
-}
+// windowID is the runtime's for 500 ms buckets: a division by a constant.
+func windowID(ms int64) int64 { return int64(uint64(ms) / widthMs) }
 
 // store is the single-writer store of an owned stripe.
 func store(p *atomic.Uint64, v uint64) { *(*uint64)(unsafe.Pointer(p)) = v }
