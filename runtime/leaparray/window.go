@@ -217,8 +217,12 @@ func (w *Window) windowID(nowMs int64) int64 {
 		}
 		return id
 	}
+	// Go's division truncates towards zero: only a negative time with a
+	// remainder needs moving down to floor. (This once decremented every
+	// time with a remainder, putting times from 2^52 ms on in the window
+	// before their own.)
 	id := nowMs / w.widthMs
-	if nowMs%w.widthMs != 0 {
+	if nowMs%w.widthMs < 0 {
 		id--
 	}
 	return id
