@@ -121,8 +121,10 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (e Entry, blo
 
 // EntryTo is Entry writing the admitted call into *e (a zero Entry when the
 // call is blocked) instead of returning it: the Entry is then written once,
-// in place, rather than built, returned through the stack and copied, which
-// saves about a fifth of a guarded call's cost. Generated wrappers use it.
+// in place, rather than returned through the stack and copied into the
+// caller's variable (about 3 ns, 6% of a pass with one flow rule and one
+// breaker, measured side by side in bench's rotating harness). Entry is
+// EntryTo into its result; both are the same call.
 func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *BlockError {
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
