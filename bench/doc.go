@@ -7,6 +7,8 @@
 // per library that builds the equivalent configuration and performs one call
 // (peer_*_test.go), and TestPeersAgree, which checks that every adapter passes
 // and blocks where it should so that the benchmark numbers measure the intended
-// path. run.sh runs the benchmarks and prints the comparison table; see
+// path. rotate_test.go is the rotating A/B harness, which compares this
+// tree's pass path with the no-API floor (internal/floor) and with copies of
+// other commits (abcopy.sh) in one binary. run.sh runs the benchmarks and prints the comparison table; see
 // README.md.
 package bench

@@ -14,11 +14,20 @@ type sentinelgenGuard struct{ resource *runtime.Resource }
 
 // loadSentinelgenRules gives both benchmark resources one QPS flow rule and
 // one slow-call-ratio breaker, the same configuration sentinel-golang gets.
+// The rotating harness's resources (rotate_test.go) get the same rules.
 func loadSentinelgenRules() error {
-	if err := runtime.LoadFlowRules([]runtime.FlowRule{
+	flow := []runtime.FlowRule{
 		{Resource: passResource, Grade: runtime.FlowGradeQPS, Count: passQPS, ControlBehavior: runtime.BehaviorReject},
 		{Resource: blockResource, Grade: runtime.FlowGradeQPS, Count: blockQPS, ControlBehavior: runtime.BehaviorReject},
-	}); err != nil {
+	}
+	degradeFor := []string{passResource, blockResource}
+	for i := range placements {
+		flow = append(flow,
+			runtime.FlowRule{Resource: rotateName("pass", i), Grade: runtime.FlowGradeQPS, Count: passQPS},
+			runtime.FlowRule{Resource: rotateName("block", i), Grade: runtime.FlowGradeQPS, Count: blockQPS})
+		degradeFor = append(degradeFor, rotateName("pass", i), rotateName("block", i))
+	}
+	if err := runtime.LoadFlowRules(flow); err != nil {
 		return fmt.Errorf("sentinelgen flow rules: %w", err)
 	}
 	breakerRule := func(resource string) runtime.DegradeRule {
@@ -32,10 +41,11 @@ func loadSentinelgenRules() error {
 			StatIntervalMs:     breakerWindowMs,
 		}
 	}
-	if err := runtime.LoadDegradeRules([]runtime.DegradeRule{
-		breakerRule(passResource),
-		breakerRule(blockResource),
-	}); err != nil {
+	var degrade []runtime.DegradeRule
+	for _, name := range degradeFor {
+		degrade = append(degrade, breakerRule(name))
+	}
+	if err := runtime.LoadDegradeRules(degrade); err != nil {
 		return fmt.Errorf("sentinelgen degrade rules: %w", err)
 	}
 	return nil

@@ -98,3 +98,16 @@ func BenchmarkEntryExitWithOptions(b *testing.B) {
 		e.Exit()
 	}
 }
+
+func BenchmarkEntryToExitPass(b *testing.B) {
+	r := benchResource(b, "bench-pass-to", 1e12)
+	ctx := context.Background()
+	b.ReportAllocs()
+	var e Entry
+	for b.Loop() {
+		if be := r.EntryTo(&e, ctx); be != nil {
+			b.Fatal(be)
+		}
+		e.Exit()
+	}
+}

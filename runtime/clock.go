@@ -54,33 +54,60 @@ var systemClock = newCoarseClock(time.Millisecond, time.Second)
 // tick (1 ms) and readers load that word instead. The ticker starts lazily on
 // the first read and stops itself after a full idle period (1 s) with no reads,
 // so an idle process has no background wake-ups. The first read after a pause
-// takes a real reading, so the cache is never stale by more than about one
-// tick plus scheduling delay. Consequence: response times are kept at
-// millisecond precision, the same precision Sentinel keeps.
+// takes a real reading. Consequence: response times are kept at millisecond
+// precision, the same precision Sentinel keeps.
+//
+// A starved ticker (a busy CPU, GOMAXPROCS=1 with a goroutine that does not
+// yield) would leave the cache behind real time by as long as the scheduler
+// keeps it waiting, tens of milliseconds to seconds, and calls at a QPS limit
+// would be judged in a window already over. Two safeguards bound that (see
+// clock_audit.go): the runtime compares the cache with a real reading once
+// every auditEvery recordings on each processor, and the ticker checks how
+// late it woke. Either finding the cache more than lateLimit ticks behind
+// turns the clock to tickerLagging, in which every read is a real one, until
+// the ticker has woken on time for recoverTicks ticks in a row. So a call
+// sees a time at most lateLimit ticks old, except for at most auditEvery
+// calls per processor when the ticker first falls behind.
 type coarseClock struct {
 	cached atomic.Int64
 	_      [56]byte // keep readers of cached off the line the ticker's state flips on
 	// state is tickerStopped, tickerRead (running, read since the last idle
-	// check) or tickerIdle (running, no read since the last idle check).
+	// check), tickerIdle (running, no read since the last idle check) or
+	// tickerLagging (running late: every read is a real one).
 	state atomic.Uint32
 	base  time.Time
 	tick  time.Duration
 	idle  time.Duration
+	// source is the real monotonic reading; tests replace it (with
+	// noTicker) to starve the ticker deterministically.
+	source   func() int64
+	noTicker bool
 }
 
 const (
 	tickerStopped uint32 = iota
 	tickerRead
 	tickerIdle
+	tickerLagging
+)
+
+// lateLimit is how many ticks the cache may trail real time before reads
+// turn real; recoverTicks is how many on-time ticks in a row turn them back
+// to the cache.
+const (
+	lateLimit    = 4
+	recoverTicks = 10
 )
 
 func newCoarseClock(tick, idle time.Duration) *coarseClock {
-	return &coarseClock{base: time.Now(), tick: tick, idle: idle}
+	c := &coarseClock{base: time.Now(), tick: tick, idle: idle}
+	c.source = func() int64 { return int64(time.Since(c.base)) }
+	return c
 }
 
-func (c *coarseClock) real() int64 { return int64(time.Since(c.base)) }
+func (c *coarseClock) real() int64 { return c.source() }
 
-// Nanotime returns the cached reading while the ticker runs.
+// Nanotime returns the cached reading while the ticker runs on time.
 func (c *coarseClock) Nanotime() int64 {
 	if c.state.Load() == tickerRead {
 		return c.cached.Load()
@@ -97,6 +124,16 @@ func (c *coarseClock) Nanotime() int64 {
 func (c *coarseClock) wake() int64 {
 	for {
 		switch s := c.state.Load(); s {
+		case tickerLagging:
+			// Every read is real. Publish only a new millisecond, so that
+			// cores reading at once do not bounce the cache's line with a
+			// swap per read: readings within one millisecond fall in the
+			// same window bucket whichever the cache holds.
+			now := c.real()
+			if now/1e6 > c.cached.Load()/1e6 {
+				c.advance(now)
+			}
+			return now
 		case tickerRead:
 			return c.advance(c.real())
 		case tickerIdle:
@@ -106,11 +143,27 @@ func (c *coarseClock) wake() int64 {
 		case tickerStopped:
 			if c.state.CompareAndSwap(tickerStopped, tickerRead) {
 				now := c.advance(c.real())
-				go c.run()
+				if !c.noTicker {
+					go c.run()
+				}
 				return now
 			}
 		}
 	}
+}
+
+// audit compares the cache with a real reading and turns the clock to
+// tickerLagging when the cache trails by more than lateLimit ticks; the
+// runtime calls it every auditEvery recordings per processor.
+func (c *coarseClock) audit() {
+	if c.state.Load() != tickerRead {
+		return // stopped or idle: the next read is real; lagging: all are
+	}
+	now := c.real()
+	if now-c.cached.Load() > lateLimit*int64(c.tick) {
+		c.state.CompareAndSwap(tickerRead, tickerLagging)
+	}
+	c.advance(now)
 }
 
 // advance moves the cached reading forward to now, unless another reading
@@ -131,10 +184,12 @@ func (c *coarseClock) advance(now int64) int64 {
 func (c *coarseClock) run() {
 	t := time.NewTicker(c.tick)
 	defer t.Stop()
+	var ticks tickerTicks
+	ticks.prev = c.real()
 	checkEvery := int(c.idle / c.tick)
 	for n := 1; ; n++ {
 		<-t.C
-		c.advance(c.real())
+		c.onTick(&ticks, c.real())
 		if n%checkEvery != 0 {
 			continue
 		}
@@ -142,10 +197,32 @@ func (c *coarseClock) run() {
 			continue
 		}
 		// No read since the last check: stop, unless a reader raced in.
+		// (A lagging clock is in use and matches neither swap.)
 		if c.state.CompareAndSwap(tickerIdle, tickerStopped) {
 			return
 		}
 	}
+}
+
+// tickerTicks is the ticker's memory of its own punctuality.
+type tickerTicks struct {
+	prev   int64 // real time of the previous tick
+	onTime int   // ticks in a row that came within lateLimit ticks of the previous
+}
+
+// onTick refreshes the cache at a tick read at now, and judges the ticker's
+// punctuality: a tick more than lateLimit ticks after the previous one shows
+// the ticker starved, so reads turn real; recoverTicks punctual ticks in a
+// row turn a lagging clock back to the cache.
+func (c *coarseClock) onTick(t *tickerTicks, now int64) {
+	c.advance(now)
+	if now-t.prev > lateLimit*int64(c.tick) {
+		t.onTime = 0
+		c.state.CompareAndSwap(tickerRead, tickerLagging)
+	} else if t.onTime++; t.onTime >= recoverTicks {
+		c.state.CompareAndSwap(tickerLagging, tickerRead)
+	}
+	t.prev = now
 }
 
 // Sleep sleeps for real.

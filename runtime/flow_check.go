@@ -43,6 +43,10 @@ type flowCheck struct {
 	// window: counts are whole, so n <= Count exactly when n <= floor(Count),
 	// and the comparison needs no conversion to float per call.
 	limit int64
+	// direct is true for the common rule, a local QPS reject rule on the
+	// resource's own second-level window, which Entry decides pinned from
+	// the window's cached bound, without calling check.
+	direct bool
 }
 
 func newFlowCheck(r FlowRule, index int) *flowCheck {
@@ -55,6 +59,7 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
 	}
 	f.limit = countLimit(r.Count)
+	f.direct = r.Grade == FlowGradeQPS && r.Strategy == StrategyDirect && r.ControlBehavior == BehaviorReject && !r.ClusterMode && f.own == nil
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{wholeMs: pacesInWholeMs(r)}
 		f.pacer.latestNs.Store(math.MinInt64 / 2)

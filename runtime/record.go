@@ -2,28 +2,38 @@ package runtime
 
 import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 
-// The statistics layer's writes. Entry records through recordPass or
-// recordBlock, and Exit is the recording of a call's end. Each pins the
-// goroutine to its processor while it writes (so writes to the processor's
-// own stripes need no locked instruction, see package stripe) and unpins
-// before it returns. Pinned code must not block, take locks or run user
-// code: these functions only write counters and read breaker state, and a
-// breaker's state change, which calls listeners, runs after the Unpin.
+// The statistics layer's writes. Entry pins the goroutine to its processor
+// from its first check and ends with recordPass or recordBlock, which
+// unpin; Exit, the recording of a call's end, pins for its writes. Writes to
+// the processor's own stripes then need no locked instruction (see package
+// stripe). Pinned code must not block, take locks or run user code: these
+// functions only write counters and read breaker state, and a breaker's
+// state change, which calls listeners, runs after the Unpin. Passes and
+// blocks also count towards the next audit of the default clock
+// (clock_audit.go), which runs after the Unpin too.
 
-// recordBlock counts a blocked call in the second-level window id.
-func (r *Resource) recordBlock(via *node, id, acquire int64) {
-	p := stripe.Pin()
-	r.stats.second.AtID(id, p).Add(evBlock, acquire)
+// recordBlock counts a blocked call in the second-level window id, unpins
+// (the caller is pinned to p) and returns blocked.
+func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked *BlockError) *BlockError {
+	if c := r.stats.second.AtID(id, p); !c.TryAdd(evBlock, acquire) {
+		c.Add(evBlock, acquire)
+	}
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
 	}
+	audit := clockAudits.due(p)
 	stripe.Unpin()
+	if audit {
+		auditClock()
+	}
+	return blocked
 }
 
-// recordPass counts an admitted call and takes its exit ticket (see
-// tickets.go).
-func (r *Resource) recordPass(rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
-	p := stripe.Pin()
+// recordPass counts an admitted call, takes its exit ticket (see
+// tickets.go) and unpins (the caller is pinned to p). The ticket's sequence
+// number, which counts this processor's passes, also times the clock's
+// audit.
+func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
 	r.stats.enter(p, id, nowMs, acquire, counted)
 	if via != nil {
 		via.enter(p, id, nowMs, acquire, counted)
@@ -31,8 +41,11 @@ func (r *Resource) recordPass(rs *ruleSet, via *node, id, nowMs, acquire int64, 
 	for _, w := range rs.ownWindows {
 		w.AtPinned(nowMs, p).Add(0, acquire)
 	}
-	t := exitTickets.take(p)
+	t, seq := exitTickets.take(p)
 	stripe.Unpin()
+	if seq&(auditEvery-1) == 0 {
+		auditClock()
+	}
 	return t
 }
 

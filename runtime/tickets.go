@@ -65,8 +65,9 @@ func (b *ticketBook) slot(t ticket) *atomic.Uint64 {
 }
 
 // take gives a call on processor p (the caller is pinned to p) a ticket, or
-// the zero ticket when its slot is held.
-func (b *ticketBook) take(p stripe.P) ticket {
+// the zero ticket when its slot is held, and the block's sequence number
+// the call drew.
+func (b *ticketBook) take(p stripe.P) (t ticket, seq uint64) {
 	i := p.Index()
 	if uint(i) >= uint(b.owned) {
 		return b.takeShared()
@@ -75,25 +76,25 @@ func (b *ticketBook) take(p stripe.P) ticket {
 	// slots, and nobody else writes a free slot (an Exit only clears a slot
 	// holding its own ticket), so plain stores do.
 	counter := b.word(uint64(i), 0)
-	seq := counter.Load() + 1
+	seq = counter.Load() + 1
 	stripe.Store(counter, seq)
-	t := ticket(uint64(i)<<ticketShift | seq)
+	t = ticket(uint64(i)<<ticketShift | seq)
 	s := b.slot(t)
 	if s.Load() != 0 {
-		return 0
+		return 0, seq
 	}
 	stripe.Store(s, uint64(t))
-	return t
+	return t, seq
 }
 
 // takeShared is take on the shared block.
-func (b *ticketBook) takeShared() ticket {
+func (b *ticketBook) takeShared() (ticket, uint64) {
 	seq := b.word(uint64(b.owned), 0).Add(1) & (1<<ticketShift - 1)
 	t := ticket(uint64(b.owned)<<ticketShift | seq)
 	if !b.slot(t).CompareAndSwap(0, uint64(t)) {
-		return 0
+		return 0, seq
 	}
-	return t
+	return t, seq
 }
 
 // use ends the call holding t, on processor p (the caller is pinned to p),

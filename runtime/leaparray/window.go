@@ -78,6 +78,9 @@ type Window struct {
 	// bound is the bookkeeping behind FitsPinned's cached answers; nil
 	// unless Config.Bounded.
 	bound *bound
+	// xorLimit is TryAdd's bound on old^new: boundStep when Bounded, else
+	// anything that leaves the tag bits alone.
+	xorLimit uint64
 }
 
 // Config describes a Window.
@@ -132,8 +135,10 @@ func New(cfg Config) (*Window, error) {
 	w.first = unsafe.Pointer(&w.words[0])
 	w.stripeBytes = uintptr(stride) * wordBytes
 	w.bucketBytes = uintptr(stripes) * w.stripeBytes
+	w.xorLimit = 1 << countBits
 	if cfg.Bounded && owned > 0 {
 		w.bound = newBound(cfg.Buckets, owned)
+		w.xorLimit = boundStep
 	}
 	if cfg.Lookahead > 0 {
 		ring := ringSize(cfg.Buckets + cfg.Lookahead)
@@ -188,9 +193,19 @@ func (w *Window) WidthMs() int64 { return w.widthMs }
 // Buckets is the number of buckets in the interval.
 func (w *Window) Buckets() int { return int(w.buckets) }
 
+// defaultWidthMs is the bucket width of Sentinel's second-level window
+// (1000 ms in 2 buckets), which windowID computes without the float path.
+const defaultWidthMs = 500
+
 // windowID is the number of the window that contains nowMs (floor
 // division, so times before zero still map to distinct windows).
 func (w *Window) windowID(nowMs int64) int64 {
+	if nowMs >= 0 && w.widthMs == defaultWidthMs {
+		// The width of every second-level window and of most breakers':
+		// division by a constant compiles to a multiply and a shift, a
+		// few cycles against the dozen of the float path below.
+		return int64(uint64(nowMs) / defaultWidthMs)
+	}
 	if nowMs >= 0 && nowMs < 1<<52 {
 		// Estimate with a multiply and fix the rounding error, which is at
 		// most one either way for times below 2^52 ms.
@@ -202,8 +217,12 @@ func (w *Window) windowID(nowMs int64) int64 {
 		}
 		return id
 	}
+	// Go's division truncates towards zero: only a negative time with a
+	// remainder needs moving down to floor. (This once decremented every
+	// time with a remainder, putting times from 2^52 ms on in the window
+	// before their own.)
 	id := nowMs / w.widthMs
-	if nowMs%w.widthMs != 0 {
+	if nowMs%w.widthMs < 0 {
 		id--
 	}
 	return id
@@ -371,26 +390,33 @@ func (c Cursor) On(w2 *Window, nowMs int64, p stripe.P) Cursor {
 // which only happens when the cursor's time is older than the newest write
 // by a whole interval; such a write belongs to a window no read can see.
 func (c Cursor) Add(counter int, delta int64) bool {
-	// The common case first, without a further call: a word of the
-	// cursor's own window on a stripe this processor owns takes a
-	// load and a plain store (stripe.Store), a fraction of a locked
-	// read-modify-write; readers, which load atomically, see the old or the
-	// new word.
-	if w := c.w; uint(counter) < uint(w.counters) && c.owned {
-		p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
-		// Same tag: old and next differ in count bits only, so old^next
-		// tells whether the count crossed a multiple of boundStep, which
-		// counter 0 of a Bounded window must announce (addSlow does).
-		// A count that would carry into the tag, or a delta beyond MaxDelta,
-		// changes the tag bits: addSlow saturates it.
-		if old := p.Load(); old>>countBits == uint64(c.id)&tagMask {
-			if next := old + uint64(delta); (old^next)>>countBits == 0 && (counter != 0 || w.bound == nil || old^next < boundStep) {
-				stripe.Store(p, next)
-				return true
-			}
-		}
+	if c.TryAdd(counter, delta) {
+		return true
 	}
 	return c.addSlow(counter, uint64(delta))
+}
+
+// TryAdd is Add's common case alone, small enough to be inlined into a
+// caller's hot path: a word of the cursor's own window on a stripe this
+// processor owns takes a load and a plain store (stripe.Store), a fraction
+// of a locked read-modify-write; readers, which load atomically, see the
+// old or the new word. It reports false, having written nothing, in every
+// other case; the caller then calls Add. old^next below the window's
+// xorLimit means the tag bits did not change (no carry from the count, no
+// delta beyond MaxDelta) and, on a Bounded window, that the count crossed
+// no multiple of boundStep, which counter 0 must announce (addSlow does;
+// other counters take that path too, once per boundStep counts, to keep
+// this test one comparison).
+func (c Cursor) TryAdd(counter int, delta int64) bool {
+	if uint(counter) < uint(c.w.counters) && c.owned {
+		p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
+		old := p.Load()
+		if next := old + uint64(delta); old>>countBits == uint64(c.id)&tagMask && old^next < c.w.xorLimit {
+			stripe.Store(p, next)
+			return true
+		}
+	}
+	return false
 }
 
 // addSlow is Add for the other cases: a word to reset for the cursor's

@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // baseline is the case every ratio is taken against.
 const baseline = "sentinelgen"
@@ -50,6 +53,7 @@ var issueGoals = []goal{
 	noAllocs("block path 0 allocs/op", "Block/"+baseline),
 	noSlowerThan("parallel pass ≤ single-goroutine pass (ns/op)", "PassParallel/"+baseline, "Pass/"+baseline),
 	noSlowerThan("parallel block ≤ single-goroutine block (ns/op)", "BlockParallel/"+baseline, "Block/"+baseline),
+	atMostMetric("pass path ≤ 1.4× the no-API floor (rotating harness, best slices)", "RotatePass", baseline+"-x-floor-min", 1.4),
 }
 
 func notMeasured(description string, missing string) verdict {
@@ -71,6 +75,18 @@ func atMostNs(description, name string, limit float64) goal {
 			return notMeasured(description, name)
 		}
 		return verdict{description, formatNs(s.nsPerOp) + " ns/op", statusOf(s.nsPerOp <= limit)}
+	}}
+}
+
+// atMostMetric: the named benchmark's median of a custom metric (unit) is
+// at most limit.
+func atMostMetric(description, name, unit string, limit float64) goal {
+	return goal{description, func(stats map[string]stat) verdict {
+		v, ok := stats[name].metrics[unit]
+		if !ok {
+			return notMeasured(description, name+" "+unit)
+		}
+		return verdict{description, strconv.FormatFloat(v, 'f', 2, 64) + "×", statusOf(v <= limit)}
 	}}
 }
 

@@ -15,6 +15,7 @@ func TestGoalChecks(t *testing.T) {
 		"Block/sentinelgen":        {nsPerOp: 25, hasMem: true, allocsPerOp: 1},
 		"PassParallel/sentinelgen": {nsPerOp: 22, hasMem: true},
 		"Floor/monotonic":          {nsPerOp: 37.5},
+		"RotatePass":               {nsPerOp: 60, metrics: map[string]float64{"sentinelgen-x-floor-min": 1.35}},
 	}
 	tests := []struct {
 		goal     goal
@@ -31,6 +32,9 @@ func TestGoalChecks(t *testing.T) {
 		{fasterBy("vs fs", "Pass/sentinelgen", "Pass/failsafe-go", 4), goalNotMeasured, "Pass/failsafe-go missing"},
 		{noSlowerThan("par", "PassParallel/sentinelgen", "Pass/sentinelgen"), goalMet, "22.0 vs 40.0 ns/op"},
 		{noSlowerThan("par", "Pass/sentinelgen", "PassParallel/sentinelgen"), goalMissed, "40.0 vs 22.0 ns/op"},
+		{atMostMetric("floor", "RotatePass", "sentinelgen-x-floor-min", 1.4), goalMet, "1.35×"},
+		{atMostMetric("floor", "RotatePass", "sentinelgen-x-floor-min", 1.3), goalMissed, "1.35×"},
+		{atMostMetric("floor", "RotatePass", "absent-x-floor-min", 1.4), goalNotMeasured, "RotatePass absent-x-floor-min missing"},
 	}
 	for _, tt := range tests {
 		v := tt.goal.check(stats)

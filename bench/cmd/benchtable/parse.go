@@ -17,6 +17,9 @@ type measurement struct {
 	bytesPerOp  float64
 	allocsPerOp float64
 	hasMem      bool // B/op and allocs/op were present (-benchmem or ReportAllocs)
+	// metrics holds the custom units (b.ReportMetric), such as the rotating
+	// harness's ratios to the floor; nil when there are none.
+	metrics map[string]float64
 }
 
 // benchRun is everything read from one `go test -bench` output stream.
@@ -100,8 +103,14 @@ func parseResultLine(line string) (name string, m measurement, ok bool, err erro
 			m.bytesPerOp, hasBytes = value, true
 		case "allocs/op":
 			m.allocsPerOp, hasAllocs = value, true
+		default:
+			// Other units (MB/s, custom metrics) are not part of the
+			// table; goals may read them.
+			if m.metrics == nil {
+				m.metrics = map[string]float64{}
+			}
+			m.metrics[pairs[i+1]] = value
 		}
-		// Other units (MB/s, custom metrics) are not part of the table.
 	}
 	if !hasNs {
 		return "", m, false, fmt.Errorf("benchmark %s: no ns/op figure", name)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,14 @@ func TestParseResultLine(t *testing.T) {
 		{
 			line: "BenchmarkPass/gobreaker+rate-16  5000000  211.5 ns/op  12.00 MB/s  0 B/op  0 allocs/op",
 			name: "Pass/gobreaker+rate",
-			want: measurement{nsPerOp: 211.5, hasMem: true},
+			want: measurement{nsPerOp: 211.5, hasMem: true, metrics: map[string]float64{"MB/s": 12}},
+			ok:   true,
+		},
+		{
+			// The rotating harness's custom metrics are kept for the goals.
+			line: "BenchmarkRotatePass-2  3000  67.16 ns/op  17.43 floor-min-ns  3.21 sentinelgen-x-floor-min",
+			name: "RotatePass",
+			want: measurement{nsPerOp: 67.16, metrics: map[string]float64{"floor-min-ns": 17.43, "sentinelgen-x-floor-min": 3.21}},
 			ok:   true,
 		},
 		{line: "BenchmarkPass"},                                  // header go test prints before sub-benchmarks
@@ -49,7 +57,7 @@ func TestParseResultLine(t *testing.T) {
 			t.Errorf("%q: error %v, want error %v", tt.line, err, tt.wantErr)
 			continue
 		}
-		if ok != tt.ok || name != tt.name || got != tt.want {
+		if ok != tt.ok || name != tt.name || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q:\n got %q %+v ok=%v\nwant %q %+v ok=%v", tt.line, name, got, ok, tt.name, tt.want, tt.ok)
 		}
 	}

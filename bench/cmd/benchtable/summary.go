@@ -12,6 +12,9 @@ type stat struct {
 	allocsPerOp float64
 	hasMem      bool
 	runs        int
+	// metrics is the median of each custom unit over the samples that
+	// report it.
+	metrics map[string]float64
 }
 
 // summarize reduces every benchmark to the median of its samples. The median
@@ -30,6 +33,18 @@ func summarize(run *benchRun) map[string]stat {
 			s.hasMem = s.hasMem && m.hasMem
 		}
 		s.nsPerOp, s.bytesPerOp, s.allocsPerOp = median(ns), median(bytes), median(allocs)
+		byUnit := map[string][]float64{}
+		for _, m := range samples {
+			for unit, v := range m.metrics {
+				byUnit[unit] = append(byUnit[unit], v)
+			}
+		}
+		for unit, vs := range byUnit {
+			if s.metrics == nil {
+				s.metrics = map[string]float64{}
+			}
+			s.metrics[unit] = median(vs)
+		}
 		out[name] = s
 	}
 	return out

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -31,14 +32,14 @@ func TestSummarizeTakesMedianOfEachFigure(t *testing.T) {
 	run := &benchRun{
 		names: []string{"Pass/a"},
 		samples: map[string][]measurement{"Pass/a": {
-			{nsPerOp: 30, bytesPerOp: 0, allocsPerOp: 0, hasMem: true},
-			{nsPerOp: 90, bytesPerOp: 16, allocsPerOp: 1, hasMem: true},
-			{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true},
+			{nsPerOp: 30, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, metrics: map[string]float64{"x-floor": 2}},
+			{nsPerOp: 90, bytesPerOp: 16, allocsPerOp: 1, hasMem: true, metrics: map[string]float64{"x-floor": 9}},
+			{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, metrics: map[string]float64{"x-floor": 3}},
 		}},
 	}
 	got := summarize(run)["Pass/a"]
-	want := stat{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, runs: 3}
-	if got != want {
+	want := stat{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, runs: 3, metrics: map[string]float64{"x-floor": 3}}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summarize = %+v, want %+v", got, want)
 	}
 }

@@ -1,0 +1,175 @@
+package runtime
+
+import (
+	"context"
+	goruntime "runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+)
+
+// starvedClock returns a cached clock whose ticker never runs (the extreme
+// of a starved ticker) and whose real time is the returned word, installed
+// as the clock in force until the test ends.
+func starvedClock(t *testing.T) (*coarseClock, *atomic.Int64) {
+	t.Helper()
+	var real atomic.Int64
+	c := newCoarseClock(time.Millisecond, time.Second)
+	c.source = real.Load
+	c.noTicker = true
+	SetClock(c)
+	t.Cleanup(func() {
+		SetClock(nil)
+		if err := LoadRules(nil, nil); err != nil {
+			t.Errorf("clearing rules: %v", err)
+		}
+	})
+	return c, &real
+}
+
+// TestStarvedTickerQPSHeldAtLimit drives a QPS rule at 5 times its limit
+// for 10 seconds of a real time the test moves itself, on a cached clock
+// whose ticker never runs. Before the audit the cache stayed at the first
+// reading: every call fell in the first second and 1000 of the 10000
+// allowed calls passed. Now the clock turns real within auditEvery calls
+// per processor, so at most that many calls see a stale time and the rule
+// passes its limit every second.
+func TestStarvedTickerQPSHeldAtLimit(t *testing.T) {
+	c, real := starvedClock(t)
+	name := uniqueName(t, "starved")
+	r := NewResource(name)
+	const limit, seconds, perSecond = 1000, 10, 5000
+	mustLoadFlow(t, FlowRule{Resource: name, Grade: FlowGradeQPS, Count: limit})
+	step := int64(time.Second) / perSecond
+	ctx := context.Background()
+	var passed, stale int
+	maxStale := int64(0)
+	for i := range seconds * perSecond {
+		real.Store(int64(i) * step)
+		e, be := r.Entry(ctx)
+		if be != nil {
+			continue
+		}
+		passed++
+		if lag := real.Load() - e.startNs; lag > lateLimit*int64(time.Millisecond) {
+			stale++
+			maxStale = max(maxStale, lag)
+		}
+		e.Exit()
+	}
+	if min := limit * seconds * 995 / 1000; passed < min {
+		t.Errorf("%d calls passed in %d s at %d QPS, want at least %d (99.5%%)", passed, seconds, limit, min)
+	}
+	if bound := auditEvery * max(stripe.Count(), 1); stale > bound {
+		t.Errorf("%d passed calls saw a time more than %d ms old (worst %v), want at most %d", stale, lateLimit, time.Duration(maxStale), bound)
+	}
+	if s := c.state.Load(); s != tickerLagging {
+		t.Errorf("state %d after the starved run, want tickerLagging (%d)", s, tickerLagging)
+	}
+}
+
+// TestLateTickerTurnsReadsRealUntilOnTime drives the ticker's punctuality
+// check by hand: a late tick turns reads real, recoverTicks on-time ticks
+// turn them back to the cache, and an audit of a fresh cache changes
+// nothing.
+func TestLateTickerTurnsReadsRealUntilOnTime(t *testing.T) {
+	c, real := starvedClock(t)
+	c.Nanotime() // starts the clock (no ticker: noTicker)
+	ms := int64(time.Millisecond)
+	var ticks tickerTicks
+	c.onTick(&ticks, ms)
+	c.audit()
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after an on-time tick and audit, want tickerRead", s)
+	}
+	c.onTick(&ticks, (2+lateLimit)*ms) // lateLimit+1 ms after the last tick
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after a late tick, want tickerLagging", s)
+	}
+	real.Store(100 * ms)
+	if got := c.Nanotime(); got != 100*ms {
+		t.Fatalf("lagging read %v, want the real 100ms", time.Duration(got))
+	}
+	now := (2 + lateLimit) * ms
+	for i := 1; i < recoverTicks; i++ {
+		now += ms
+		c.onTick(&ticks, now)
+	}
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after %d on-time ticks, want still tickerLagging", s, recoverTicks-1)
+	}
+	c.onTick(&ticks, now+ms)
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after %d on-time ticks, want tickerRead", s, recoverTicks)
+	}
+}
+
+// TestStarvedSchedulerKeepsTimeFresh starves a real ticker: GOMAXPROCS=1,
+// and the calling goroutine makes its calls in bursts of burstMs during
+// which it cannot be preempted (pinned, as a goroutine in a long
+// non-preemptible stretch is), so the ticker cannot run and the cache
+// freezes for the burst. A QPS rule driven past its limit must pass at
+// least 99.5% of its limit in each whole second, and at most auditEvery
+// calls may see a time more than lateLimit ms behind the monotonic clock.
+// Before the safeguards every call late in a burst saw a stale time (about
+// 80% of them, up to burstMs old).
+func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 3 s of real time")
+	}
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	c := newCoarseClock(time.Millisecond, time.Second)
+	SetClock(c)
+	t.Cleanup(func() {
+		SetClock(nil)
+		_ = LoadRules(nil, nil)
+	})
+	name := uniqueName(t, "busy")
+	r := NewResource(name)
+	// Calls that pass see the time anew when the cache moves into a window
+	// with room; free, a resource with no rules, shows every call's time.
+	free := NewResource(uniqueName(t, "free"))
+	const limit, seconds, burstMs = 2000, 3, 20
+	mustLoadFlow(t, FlowRule{Resource: name, Grade: FlowGradeQPS, Count: limit})
+	ctx := context.Background()
+	passedIn := make([]int, seconds)
+	calls, stale := 0, 0
+	worst := int64(0)
+	c.Nanotime() // the windows start with the clock's base
+	for end := false; !end; {
+		stripe.Pin()
+		burstEnd := c.real() + burstMs*int64(time.Millisecond)
+		for {
+			before := c.real()
+			if end = before >= seconds*int64(time.Second); end || before >= burstEnd {
+				break
+			}
+			calls++
+			f, _ := free.Entry(ctx)
+			if lag := before - f.startNs; lag > lateLimit*int64(time.Millisecond) {
+				stale++
+				worst = max(worst, lag)
+			}
+			f.Exit()
+			e, be := r.Entry(ctx)
+			if be != nil {
+				continue
+			}
+			passedIn[min(c.real()/int64(time.Second), seconds-1)]++
+			e.Exit()
+		}
+		stripe.Unpin()
+		goruntime.Gosched() // the ticker may run here
+	}
+	for s, n := range passedIn {
+		if n < limit*995/1000 {
+			t.Errorf("second %d: %d passed, want at least %d of %d", s, n, limit*995/1000, limit)
+		}
+	}
+	if stale > auditEvery {
+		t.Errorf("%d of %d calls saw a time more than %d ms old (worst %v), want at most %d", stale, calls, lateLimit, time.Duration(worst), auditEvery)
+	}
+	t.Logf("passed per second %v, %d of %d calls stale (worst %v)", passedIn, stale, calls, time.Duration(worst))
+}
