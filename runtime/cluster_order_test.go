@@ -15,9 +15,11 @@ func TestClusterRulesAreCheckedLast(t *testing.T) {
 	useTokenService(t, svc)
 	r := NewResource(uniqueName(t, "res"))
 	mustLoadFlow(t, clusterRule(r.Name(), 100, true), FlowRule{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1})
-	if _, be := r.Entry(context.Background()); be != nil {
+	first, be := r.Entry(context.Background())
+	if be != nil {
 		t.Fatalf("first call blocked: %v", be)
 	}
+	defer first.Exit()
 	e, be := r.Entry(context.Background())
 	if be == nil {
 		e.Exit()

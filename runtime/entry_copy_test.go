@@ -83,3 +83,28 @@ func TestManyCallsInFlightEachExitCounts(t *testing.T) {
 		t.Fatalf("after every Exit: %+v, want concurrency 0 and %d successes", s, n)
 	}
 }
+
+// A call that never ends (a stream kept open, an Entry leaked) holds its
+// ticket slot; the calls that come to that slot later skip it and still get
+// a ticket, so copies of them are still harmless.
+func TestHeldSlotIsSkipped(t *testing.T) {
+	useManualClock(t)
+	r := NewResource(uniqueName(t, "res"))
+	var held []Entry
+	for range 3 {
+		e, _ := r.Entry(t.Context())
+		held = append(held, e) // never exited until the end
+	}
+	for range 4 * ticketSlots {
+		e, _ := r.Entry(t.Context())
+		c := e
+		e.Exit()
+		c.Exit()
+	}
+	if s := r.Snapshot(); s.Concurrency != 3 || s.Success != 4*ticketSlots {
+		t.Fatalf("with 3 calls in flight, exits through copies changed the counts: %+v, want concurrency 3, %d successes", s, 4*ticketSlots)
+	}
+	for _, e := range held {
+		e.Exit()
+	}
+}

@@ -19,8 +19,10 @@ import (
 // cleared with compare-and-swap. A copy exited on another processor clears
 // with compare-and-swap too. A call's slot is fixed by its sequence number;
 // when that slot is still held (a call started ticketSlots calls earlier on
-// the same processor is still running) the call gets no ticket, and only
-// the Entry value's own flag guards it.
+// the same processor is still running) the processor's block skips to the
+// next sequence numbers, up to ticketProbes of them; only when all of those
+// slots are held too does the call get no ticket, and then only the Entry
+// value's own flag guards it.
 //
 // What is not covered: two copies of one Entry exited at the same instant on
 // different processors may both count, as before tickets.
@@ -81,20 +83,49 @@ func (b *ticketBook) take(p stripe.P) (t ticket, seq uint64) {
 	t = ticket(uint64(i)<<ticketShift | seq)
 	s := b.slot(t)
 	if s.Load() != 0 {
-		return 0, seq
+		return b.takeSkipping(counter, uint64(i), seq)
 	}
 	stripe.Store(s, uint64(t))
 	return t, seq
 }
 
-// takeShared is take on the shared block.
-func (b *ticketBook) takeShared() (ticket, uint64) {
-	seq := b.word(uint64(b.owned), 0).Add(1) & (1<<ticketShift - 1)
-	t := ticket(uint64(b.owned)<<ticketShift | seq)
-	if !b.slot(t).CompareAndSwap(0, uint64(t)) {
-		return 0, seq
+// ticketProbes is how many held slots take skips before it gives up on a
+// ticket. A call that runs for long (a stream kept open, an Entry never
+// exited) holds its slot; without skipping, every ticketSlots-th call on
+// that processor would go without a ticket for as long as it runs.
+const ticketProbes = 16
+
+// takeSkipping is take's slow path, for when the slot of sequence number
+// seq is held: it draws the following sequence numbers until one names a
+// free slot, at most ticketProbes times. Tickets stay unique, since a
+// skipped number is never handed out.
+func (b *ticketBook) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (ticket, uint64) {
+	for range ticketProbes {
+		seq++
+		t := ticket(blk<<ticketShift | seq)
+		if s := b.slot(t); s.Load() == 0 {
+			stripe.Store(counter, seq)
+			stripe.Store(s, uint64(t))
+			return t, seq
+		}
 	}
-	return t, seq
+	stripe.Store(counter, seq)
+	return 0, seq
+}
+
+// takeShared is take on the shared block. Like take, it skips held slots,
+// up to ticketProbes of them.
+func (b *ticketBook) takeShared() (ticket, uint64) {
+	counter := b.word(uint64(b.owned), 0)
+	var seq uint64
+	for range 1 + ticketProbes {
+		seq = counter.Add(1) & (1<<ticketShift - 1)
+		t := ticket(uint64(b.owned)<<ticketShift | seq)
+		if b.slot(t).CompareAndSwap(0, uint64(t)) {
+			return t, seq
+		}
+	}
+	return 0, seq
 }
 
 // use ends the call holding t, on processor p (the caller is pinned to p),
