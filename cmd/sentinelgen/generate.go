@@ -23,7 +23,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	// Opened first: it identifies the generator by hashing the executable,
 	// in the background while the packages load.
 	cache := gen.OpenCache()
-	pkgs, diags, ok := c.load(c.patterns("."), printCode)
+	pkgs, diags, ok := c.load(c.patterns(), printCode)
 	if !ok {
 		return exitUsage
 	}

@@ -29,7 +29,7 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 func runLint(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("sentinelgen lint", stderr, []string{
 		"usage: sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]",
-		"Checks rule files against the resources the packages (default ./...) declare.",
+		"Checks rule files against the resources the packages (default: the one in the current directory) declare.",
 	}, nil)
 	var ruleFiles stringList
 	c.flags.Var(&ruleFiles, "rules", "rule file, or directory of *.toml and *.json rule files (repeatable)")
@@ -50,7 +50,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		c.errorf("%v", rulesErr)
 		return exitUsage
 	}
-	pkgs, code, ok := c.load(c.patterns("./..."), keepCode)
+	pkgs, code, ok := c.load(c.patterns(), keepCode)
 	if !ok {
 		return exitUsage
 	}
