@@ -36,6 +36,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		for _, ch := range res.Changes {
 			fmt.Fprintf(stdout, "%s: %s\n", relative(ch.Path), ch.Kind)
+			if ch.Kind == gen.Stale {
+				explainStale(stdout, ch.Path, pkgs, *c.verbose)
+			}
 		}
 	}
 	if log != nil {
