@@ -46,8 +46,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	// With rulesErr the set is partial (the files that read cleanly): the
 	// checks still run on it, beside an invalid-rule finding per problem.
 	set, rulesErr := rules.LoadAll(ruleFiles...)
-	if rulesErr != nil && !onlyRuleErrors(rulesErr) {
-		c.errorf("%v", rulesErr)
+	if _, other := rules.SplitErrors(rulesErr); other != nil {
+		// A file that cannot be read at all: nothing to lint against.
+		c.errorf("%v", other)
 		return exitUsage
 	}
 	pkgs, code, ok := c.load(c.patterns(), keepCode)
@@ -66,23 +67,6 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitProblems
 	}
 	return exitOK
-}
-
-// onlyRuleErrors reports whether every error joined in err is a
-// *rules.Error: a problem in a rule, not a file that cannot be read.
-func onlyRuleErrors(err error) bool {
-	switch e := err.(type) {
-	case *rules.Error:
-		return true
-	case interface{ Unwrap() []error }:
-		for _, x := range e.Unwrap() {
-			if !onlyRuleErrors(x) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 func printDiagnostics(w io.Writer, diags []lint.Diagnostic, asJSON bool) error {

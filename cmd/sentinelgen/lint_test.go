@@ -107,3 +107,13 @@ func TestLintVerbose(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 0, no findings and the load reported", code, stdout, stderr)
 	}
 }
+
+// A rule file that cannot be read stops the run (exit 2) with that file's
+// error alone: the invalid rules beside it are for a run that can go on.
+func TestLintUnreadableRuleFileStopsWithItsErrorAlone(t *testing.T) {
+	lintCase(t, "invalid-rule")
+	code, stdout, stderr := invoke("lint", "-rules", "rules.toml", "-rules", "no-such-file.toml")
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "no-such-file.toml") || strings.Contains(stderr, "count") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and only the missing file named", code, stdout, stderr, exitUsage)
+	}
+}
