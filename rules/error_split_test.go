@@ -52,3 +52,32 @@ func TestSplitLoadAllError(t *testing.T) {
 		t.Errorf("other %v; want the missing file", other)
 	}
 }
+
+// LoadAll keeps the valid rules of a file that has invalid ones, with their
+// positions, so that a linter checks them in the same run; Load and Parse
+// still return nothing beside an error.
+func TestLoadAllKeepsTheValidRulesOfAnInvalidFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.toml")
+	doc := "[[flow]]\nresource = \"bad\"\ncount = -1\n\n" +
+		"[[flow]]\nresource = \"good\"\ncount = 5\n\n" +
+		"[[degrade]]\nresource = \"bad\"\ngrade = \"slowRatio\"\ncount = 500\nslowRatioThreshold = 2\ntimeWindow = 5\n\n" +
+		"[[degrade]]\nresource = \"good\"\ngrade = \"errorRatio\"\ncount = 0.5\ntimeWindow = 5\n\n" +
+		"[[flow]]\nresource = \"bad\"\ncount = 1\ncount_typo = 2\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := LoadAll(path)
+	if problems, other := SplitErrors(err); len(problems) != 3 || other != nil {
+		t.Fatalf("errors %v, %v; want the three invalid rules' problems", problems, other)
+	}
+	if len(set.Flow) != 1 || set.Flow[0].Resource != "good" || set.FlowAt[0].Line != 5 {
+		t.Errorf("flow %v at %v; want the valid rule of line 5", set.Flow, set.FlowAt)
+	}
+	if len(set.Degrade) != 1 || set.Degrade[0].Resource != "good" || set.DegradeAt[0].Line != 16 {
+		t.Errorf("degrade %v at %v; want the valid rule of line 16", set.Degrade, set.DegradeAt)
+	}
+	if s, err := Load(path); err == nil || len(s.Flow)+len(s.Degrade) != 0 {
+		t.Errorf("Load: %d rules, error %v; want none beside the error", len(s.Flow)+len(s.Degrade), err)
+	}
+}

@@ -21,9 +21,9 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 //	sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]
 //
 // Findings go to stdout as "file:line: [check] message", or with -json as an
-// array of {file, line, path, check, severity, message, suggestion?}. A rule
-// file that does not read cleanly is reported (invalid-rule) and the other
-// checks run on the files that do. Exit status: 0 no errors (warnings
+// array of {file, line, path, check, severity, message, suggestion?}. An
+// invalid rule is reported (invalid-rule) and the other checks run on every
+// valid rule, also those in the same file. Exit status: 0 no errors (warnings
 // allowed), 1 errors, 2 usage errors and failures to load the packages or
 // read the rule files.
 func runLint(args []string, stdout, stderr io.Writer) int {
@@ -43,8 +43,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
-	// With rulesErr the set is partial (the files that read cleanly): the
-	// checks still run on it, beside an invalid-rule finding per problem.
+	// With rulesErr the set is partial (the rules without a problem of
+	// their own): the checks still run on it, beside an invalid-rule
+	// finding per problem.
 	set, rulesErr := rules.LoadAll(ruleFiles...)
 	if _, other := rules.SplitErrors(rulesErr); other != nil {
 		// A file that cannot be read at all: nothing to lint against.
