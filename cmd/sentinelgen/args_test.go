@@ -102,3 +102,29 @@ func TestSubcommandsShareTheDefaultPattern(t *testing.T) {
 		}
 	}
 }
+
+// parse reads flags and patterns in any order; after "--" all are patterns.
+func TestParseInterleavesFlagsAndPatterns(t *testing.T) {
+	cases := []struct {
+		args     []string
+		patterns []string
+		verbose  bool
+	}{
+		{nil, []string{"."}, false},
+		{[]string{"./a", "-v", "./b"}, []string{"./a", "./b"}, true},
+		{[]string{"-v", "./a"}, []string{"./a"}, true},
+		{[]string{"./a", "--", "-v"}, []string{"./a", "-v"}, false},
+		{[]string{"-tags", "x", "./a", "-v"}, []string{"./a"}, true},
+	}
+	for _, tc := range cases {
+		var stderr strings.Builder
+		c := newCommand("t", &stderr, nil, nil)
+		if _, ok := c.parse(tc.args); !ok {
+			t.Errorf("%q: rejected: %s", tc.args, stderr.String())
+			continue
+		}
+		if got := c.patterns(); strings.Join(got, " ") != strings.Join(tc.patterns, " ") || *c.verbose != tc.verbose {
+			t.Errorf("%q: patterns %q, -v %v; want %q, %v", tc.args, got, *c.verbose, tc.patterns, tc.verbose)
+		}
+	}
+}

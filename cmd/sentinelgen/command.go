@@ -50,12 +50,21 @@ func newCommand(name string, stderr io.Writer, usage []string, more func(io.Writ
 
 // parse reads args: flags and package patterns in any order, as the go
 // command reads them ("sentinelgen ./... -check" is "sentinelgen -check
-// ./..."). An argument starting with "-" is always a flag, since no package
-// pattern does; one the command does not know is a usage error, never a
-// pattern. When parse returns false the subcommand stops with status:
+// ./..."). Before "--", an argument starting with "-" is always a flag,
+// since no package pattern does; one the command does not know is a usage
+// error, never a pattern. When parse returns false the subcommand stops with status:
 // exitOK after -h, exitUsage after a bad flag (the flag package has said
 // what is wrong and printed the usage).
 func (c *command) parse(args []string) (status int, ok bool) {
+	// After "--" everything is a pattern, as the flag package reads it.
+	var after []string
+	for i, a := range args {
+		if a == "--" {
+			args, after = args[:i], args[i+1:]
+			break
+		}
+	}
+	defer func() { c.args = append(c.args, after...) }()
 	for {
 		if err := c.flags.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
