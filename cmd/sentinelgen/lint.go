@@ -59,6 +59,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code})
 	for i := range diags {
 		diags[i].Pos.File = relative(diags[i].Pos.File)
+		for j := range diags[i].Related {
+			diags[i].Related[j].Pos.File = relative(diags[i].Related[j].Pos.File)
+		}
 	}
 	if err := printDiagnostics(stdout, diags, *asJSON); err != nil {
 		c.errorf("%v", err)
