@@ -265,6 +265,11 @@ func (s *scanner) arg(report func(token.Position, string, ...any)) (Arg, bool) {
 			s.skipWord()
 			return Arg{}, false
 		}
+		if !s.done() && s.text[s.i] == ',' {
+			report(s.pos(s.i), "%s", javaCommaForm)
+			s.skipWord()
+			return Arg{}, false
+		}
 		if !s.done() && !isBlank(s.text[s.i]) {
 			report(s.pos(s.i), "malformed value for %s: want a blank after the closing quote", key)
 			s.skipWord()
@@ -292,8 +297,17 @@ func (s *scanner) arg(report func(token.Position, string, ...any)) (Arg, bool) {
 	}
 	arg.Value = s.text[valStart:s.i]
 	arg.raw = arg.Value
+	if strings.HasSuffix(arg.Value, ",") && key != KeyIgnore && key != KeyTrace {
+		report(s.pos(s.i-1), "%s", javaCommaForm)
+		return Arg{}, false
+	}
 	return arg, true
 }
+
+// javaCommaForm answers arguments written as @SentinelResource's are,
+// value="x", blockHandler="y": the comma would otherwise be read as part of
+// a value or reported as a stray character after a quote.
+const javaCommaForm = `arguments are separated by blanks, not commas: Java's value="x", blockHandler="y" is written name=x blockHandler=y here`
 
 // word returns the blank-delimited word starting at i, for messages.
 func (s *scanner) word(i int) string {
@@ -336,6 +350,10 @@ func isKnownKey(k string) bool {
 // keyHint returns ", did you mean X?" for a misspelt or Java-named key.
 func keyHint(key string) string {
 	if k, ok := javaKeys[key]; ok {
+		if strings.HasSuffix(key, "Class") {
+			// The class and the method name become one qualified name.
+			return "; the Java attribute " + key + " has no key of its own here: name the function with its package, " + k + "=pkg.Func"
+		}
 		return "; the Java attribute " + key + " is spelt " + k + " here"
 	}
 	if k := suggest.Closest(key, knownKeys); k != "" {

@@ -10,13 +10,15 @@ import (
 
 // assertionDoc heads the signature assertions; it is what a developer reads
 // when the build fails there.
-const assertionDoc = `Compile-time checks of the handlers' signatures. The code above was generated
+const assertionDoc = `Compile-time checks of the handlers' signatures. The code below was generated
 for exactly these signatures. If a handler has changed since, the build fails
-on the line naming it: restore the handler, or fix it and the directive and run
-go generate again. Method expressions and function values are not called, so
-these lines cost nothing at run time.`
+first on the line naming it: restore the handler, or fix it and the directive
+and run go generate again. Method expressions and function values are not
+called, so these lines cost nothing at run time.`
 
-// assertions emits one typed blank declaration per handler. Non-generic
+// assertions emits one typed blank declaration per handler, at the top of
+// the file (see Generate), each line naming its handler's role and resource
+// and what to do when it fails. Non-generic
 // handlers go in one var block; those that depend on type parameters go in a
 // blank generic function per wrapper or function, where the parameters are in
 // scope.
@@ -90,7 +92,7 @@ func (g *fileGen) assertion(r *annotate.Resource, h *annotate.Handler, tx typeEx
 		}
 	}
 	return jen.Id("_").Func().Params(params...).Add(tx.results(sig.Results())).Op("=").Add(value).
-		Comment(fmt.Sprintf("%s of resource %q", roleName(h.Role), r.Name))
+		Comment(fmt.Sprintf("%s of resource %q; if it changed, run go generate", roleName(h.Role), r.Name))
 }
 
 // genericAssertions wraps assertions in `func _[K comparable, V any]() {...}`.

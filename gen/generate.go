@@ -32,6 +32,11 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 		}
 	}()
 	g := newFileGen(pkg)
+	// The handlers' signature assertions come first: when a handler is
+	// edited without regenerating, the compiler reports errors in file
+	// order, so the first one a user sees is the assertion that names the
+	// handler and says what to do, not a call deep inside a wrapper.
+	g.assertions()
 	g.resourceVars()
 	for _, w := range pkg.Wrappers {
 		g.wrapper(w)
@@ -41,7 +46,6 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 			g.function(r)
 		}
 	}
-	g.assertions()
 	var buf bytes.Buffer
 	if err := g.file.Render(&buf); err != nil {
 		return nil, fmt.Errorf("%s: rendering %s: %w", pkg.Path, annotate.GeneratedFileName, err)

@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 	"io"
 	"os"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 )
 
@@ -48,7 +48,7 @@ func contentID(f *os.File) ([]byte, error) {
 // binary's outputs under the other's identity. Elsewhere the path is the
 // best there is.
 func openExecutable() (*os.File, error) {
-	if goruntime.GOOS == "linux" {
+	if runtime.GOOS == "linux" {
 		if f, err := os.Open("/proc/self/exe"); err == nil {
 			return f, nil
 		}

@@ -36,5 +36,9 @@ func fieldMessage(e *rules.Error) string {
 func checkDirectives(p *pass) {
 	for _, d := range p.opts.Code {
 		p.report(rules.Position{File: d.Pos.Filename, Line: d.Pos.Line}, "", "%s", d.Message)
+		for _, r := range d.Related {
+			last := &p.diags[len(p.diags)-1]
+			last.Related = append(last.Related, Related{Pos: rules.Position{File: r.Pos.Filename, Line: r.Pos.Line}, Message: r.Message})
+		}
 	}
 }

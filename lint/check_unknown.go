@@ -12,15 +12,30 @@ import (
 // checkUnknownResource reports rules whose resource, or whose relate or
 // chain refResource, the code does not have.
 func checkUnknownResource(p *pass) {
-	names := p.knownNames()
 	const nowhere = "is neither declared by a //sentinel:resource directive nor registered with runtime.NewResource"
-	// A package whose directives do not check has no resources: its rules
-	// show up here too, and the directive errors are the cause to fix.
+	// A package whose directives do not check has no resources. The rules
+	// for the names its directives would declare are not reported: the
+	// directive error is the one cause to fix, and once it is fixed the
+	// rules are judged as any other. Others may still be for such a
+	// package (a directive too broken to give its name), which the message
+	// then says.
+	pending := map[string]bool{}
 	cause := ""
 	if len(p.opts.Code) > 0 {
+		pending = undeclaredNames(p.opts.Code)
 		cause = " (packages with directive errors declare nothing: fix those first)"
 	}
+	names := p.knownNames()
+	for n := range pending {
+		if !p.known(n) {
+			names = append(names, n) // suggestions may name them
+		}
+	}
+	slices.Sort(names)
 	unknown := func(pos rules.Position, what, name, reason string, candidates []string) {
+		if pending[name] {
+			return
+		}
 		suggestion := annotate.ClosestName(name, candidates)
 		hint := ""
 		if suggestion != "" {

@@ -46,32 +46,60 @@ type Diagnostic struct {
 	// Suggestion is a replacement the user most likely meant (a resource
 	// name for unknown-resource), "" when there is none.
 	Suggestion string
+	// Related points at other places that explain the finding, such as the
+	// declaration of a handler whose signature is wrong.
+	Related []Related
+}
+
+// Related is a place that explains a finding.
+type Related struct {
+	Pos     rules.Position
+	Message string
 }
 
 // String formats d as "file:line: [check] message", the form editors and CI
-// annotations pick up.
+// annotations pick up, followed by one tab-indented "file:line: message"
+// line per related place, as the generator prints its diagnostics.
 func (d Diagnostic) String() string {
-	return d.Pos.String() + ": [" + d.Check + "] " + d.Message
+	s := d.Pos.String() + ": [" + d.Check + "] " + d.Message
+	for _, r := range d.Related {
+		s += "\n\t" + r.Pos.String() + ": " + r.Message
+	}
+	return s
 }
 
 // jsonDiagnostic is the stable machine form of a Diagnostic.
 type jsonDiagnostic struct {
-	File       string   `json:"file"`
-	Line       int      `json:"line"`
-	Path       string   `json:"path"`
-	Check      string   `json:"check"`
-	Severity   Severity `json:"severity"`
-	Message    string   `json:"message"`
-	Suggestion string   `json:"suggestion,omitempty"`
+	File       string        `json:"file"`
+	Line       int           `json:"line"`
+	Path       string        `json:"path"`
+	Check      string        `json:"check"`
+	Severity   Severity      `json:"severity"`
+	Message    string        `json:"message"`
+	Suggestion string        `json:"suggestion,omitempty"`
+	Related    []jsonRelated `json:"related,omitempty"`
+}
+
+// jsonRelated is the machine form of a Related.
+type jsonRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
 }
 
 // MarshalJSON writes d as {file, line, path, check, severity, message,
-// suggestion?}: position fields flattened, severity as a word, suggestion
-// left out when there is none.
+// suggestion?, related?}: position fields flattened, severity as a word,
+// suggestion and related (an array of {file, line, message}) left out when
+// there are none.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
+	var related []jsonRelated
+	for _, r := range d.Related {
+		related = append(related, jsonRelated{File: r.Pos.File, Line: r.Pos.Line, Message: r.Message})
+	}
 	return json.Marshal(jsonDiagnostic{
 		File: d.Pos.File, Line: d.Pos.Line, Path: d.Pos.Path,
 		Check: d.Check, Severity: d.Severity, Message: d.Message, Suggestion: d.Suggestion,
+		Related: related,
 	})
 }
 

@@ -66,9 +66,17 @@ func runCase(t *testing.T, l loaded, name string) []Diagnostic {
 // (absolute) relative to the case directory.
 func format(ds []Diagnostic, dir string) string {
 	var b strings.Builder
+	rel := func(file string) string {
+		if r, err := filepath.Rel(dir, file); err == nil && filepath.IsAbs(file) {
+			return filepath.ToSlash(r)
+		}
+		return file
+	}
 	for _, d := range ds {
-		if rel, err := filepath.Rel(dir, d.Pos.File); err == nil && filepath.IsAbs(d.Pos.File) {
-			d.Pos.File = filepath.ToSlash(rel)
+		d.Pos.File = rel(d.Pos.File)
+		d.Related = slices.Clone(d.Related)
+		for i := range d.Related {
+			d.Related[i].Pos.File = rel(d.Related[i].Pos.File)
 		}
 		b.WriteString(d.String())
 		b.WriteByte('\n')

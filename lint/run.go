@@ -11,9 +11,10 @@ import (
 type Options struct {
 	// RulesErr is the error rules.LoadAll returned beside the set; every
 	// *rules.Error inside it becomes an invalid-rule diagnostic. The set is
-	// then the partial one LoadAll returns with it (the files that read
-	// cleanly), and the other checks run on it: one broken file does not
-	// hide the findings in the rest.
+	// then the partial one LoadAll returns with it (every rule without a
+	// problem of its own, also from the files with invalid ones), and the
+	// other checks run on it: one invalid rule hides no finding in the
+	// others, not even in its own file.
 	RulesErr error
 	// Code holds the diagnostics annotate.Load reported; each becomes a
 	// directive diagnostic.

@@ -28,9 +28,9 @@
 // file and line (TOML) or JSON path of the offending rule or field and say
 // what is allowed; all problems are reported, joined with errors.Join (see
 // Errors). A Set returned with an error is empty, except from LoadAll: it
-// returns the rules of the files that read cleanly beside the errors of the
-// others, for tools that check what they can; such a partial set is
-// reported, never applied. Watching sources for changes and writing rules
+// returns every rule without a problem of its own, also those of files with
+// invalid rules, beside the errors, for tools that check what they can;
+// such a partial set is reported, never applied. Watching sources for changes and writing rules
 // back belong to package datasource (with datasource/file and the nested
 // module datasource/etcd), as Sentinel's data sources sit apart from its
 // rule managers.

@@ -38,23 +38,46 @@ func (e *Error) Error() string {
 // Errors returns every *Error inside err, in order, looking through
 // errors.Join trees; nil when there is none.
 func Errors(err error) []*Error {
-	var out []*Error
+	problems, _ := SplitErrors(err)
+	return problems
+}
+
+// SplitErrors separates an error of Parse, Validate or LoadAll into the
+// problems with rules (every *Error inside it, in order, looking through
+// errors.Join trees and wrapping) and the rest joined: what kept a file from
+// being read at all, such as a path that does not exist. other is nil when
+// every error is a rule's problem; a tool can then report the problems and
+// go on with the partial set LoadAll returned, and must stop otherwise.
+func SplitErrors(err error) (problems []*Error, other error) {
+	var others []error
 	var walk func(error)
 	walk = func(err error) {
 		switch e := err.(type) {
 		case nil:
 		case *Error:
-			out = append(out, e)
+			problems = append(problems, e)
 		case interface{ Unwrap() []error }:
 			for _, x := range e.Unwrap() {
 				walk(x)
 			}
 		case interface{ Unwrap() error }:
-			walk(e.Unwrap())
+			// The problems inside a wrapper are found as in a join; when
+			// something else is inside too, the wrapper is kept whole in
+			// other, with the context it adds.
+			inner, innerOther := SplitErrors(e.Unwrap())
+			problems = append(problems, inner...)
+			if innerOther != nil {
+				others = append(others, err)
+			}
+		default:
+			others = append(others, err)
 		}
 	}
 	walk(err)
-	return out
+	if len(others) == 1 {
+		return problems, others[0] // as it was, not in a join of one
+	}
+	return problems, errors.Join(others...)
 }
 
 // joinByLine joins errs (flattening joined ones) in the order of their lines,

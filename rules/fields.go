@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -308,6 +309,9 @@ type decoder struct {
 	// sites by index, for validation once the document is read.
 	set                     Set
 	flowSites, degradeSites []ruleSites
+	// badFlow and badDegrade hold the indexes of the rules that failed to
+	// decode, left out of the partial set result returns.
+	badFlow, badDegrade map[int]bool
 }
 
 func (d *decoder) fail(pos Position, field, msg string) {
@@ -388,24 +392,70 @@ func (d *decoder) requireCount(rec *record, effect string) {
 // sites.
 func (d *decoder) addRule(k Kind, item value) {
 	s := &d.set
+	nErrs := len(d.errs)
 	if k == KindFlow {
 		r, st := d.decodeFlow(item.table)
+		if len(d.errs) > nErrs {
+			d.badFlow = markBad(d.badFlow, len(s.Flow))
+		}
 		s.Flow, s.FlowAt, d.flowSites = append(s.Flow, r), append(s.FlowAt, item.pos), append(d.flowSites, st)
 		return
 	}
 	r, st := d.decodeDegrade(item.table)
+	if len(d.errs) > nErrs {
+		d.badDegrade = markBad(d.badDegrade, len(s.Degrade))
+	}
 	s.Degrade, s.DegradeAt, d.degradeSites = append(s.Degrade, r), append(s.DegradeAt, item.pos), append(d.degradeSites, st)
 }
 
-// result validates the rules read and returns them with the warnings, or,
-// when anything is wrong, an empty Set and every error, joined in line order.
-func (d *decoder) result() (Set, error) {
-	if err := joinByLine(append(d.errs, validate(d.set, d.flowSites, d.degradeSites))); err != nil {
-		return Set{}, err
+func markBad(m map[int]bool, i int) map[int]bool {
+	if m == nil {
+		m = map[int]bool{}
 	}
+	m[i] = true
+	return m
+}
+
+// result validates the rules read and returns them with the warnings, or,
+// when anything is wrong, every error, joined in line order, beside the
+// rules that have no problem of their own (Parse drops those; LoadAll
+// keeps them for the linter).
+func (d *decoder) result() (Set, error) {
 	s := d.set
 	s.Warnings = sortByLine(d.warns)
+	if err := joinByLine(append(d.errs, validate(d.set, d.flowSites, d.degradeSites))); err != nil {
+		return d.validPart(s), err
+	}
 	return s, nil
+}
+
+// validPart is s without the rules that failed to decode or to validate.
+func (d *decoder) validPart(s Set) Set {
+	badFlow, badDegrade := maps.Clone(d.badFlow), maps.Clone(d.badDegrade)
+	for _, err := range []error{runtime.ValidateFlowRules(s.Flow), runtime.ValidateDegradeRules(s.Degrade)} {
+		for _, re := range ruleErrors(err) {
+			if re.Kind == "flow" {
+				badFlow = markBad(badFlow, re.Index)
+			} else {
+				badDegrade = markBad(badDegrade, re.Index)
+			}
+		}
+	}
+	if badFlow[-1] || badDegrade[-1] { // a problem that names no rule
+		return Set{Warnings: s.Warnings}
+	}
+	part := Set{Warnings: s.Warnings}
+	for i := range s.Flow {
+		if !badFlow[i] {
+			part.Flow, part.FlowAt = append(part.Flow, s.Flow[i]), append(part.FlowAt, s.FlowAt[i])
+		}
+	}
+	for i := range s.Degrade {
+		if !badDegrade[i] {
+			part.Degrade, part.DegradeAt = append(part.Degrade, s.Degrade[i]), append(part.DegradeAt, s.DegradeAt[i])
+		}
+	}
+	return part
 }
 
 // Keys that only one kind of rule has, for telling a Sentinel JSON

@@ -70,22 +70,25 @@ type Document struct {
 // joined, each an *Error with a position; on error the Set is empty.
 // Non-fatal findings are in the Set's Warnings.
 func Parse(doc Document) (Set, error) {
-	var (
-		s   Set
-		err error
-	)
-	switch f := inferFormat(doc); f {
-	case FormatTOML:
-		s, err = parseTOML(doc.Name, doc.Data)
-	case FormatJSON:
-		s, err = parseJSON(doc.Name, doc.Data, doc.Kind)
-	default:
-		return Set{}, &Error{Pos: Position{File: doc.Name}, Msg: fmt.Sprintf("unknown format %v", f)}
-	}
+	s, err := parsePartial(doc)
 	if err != nil {
 		return Set{}, err
 	}
 	return s, nil
+}
+
+// parsePartial is Parse, except that beside an error the Set holds the
+// rules of doc that have no problem of their own (see decoder.result): what
+// LoadAll gives the tools that check what they can.
+func parsePartial(doc Document) (Set, error) {
+	switch f := inferFormat(doc); f {
+	case FormatTOML:
+		return parseTOML(doc.Name, doc.Data)
+	case FormatJSON:
+		return parseJSON(doc.Name, doc.Data, doc.Kind)
+	default:
+		return Set{}, &Error{Pos: Position{File: doc.Name}, Msg: fmt.Sprintf("unknown format %v", f)}
+	}
 }
 
 // ResolvedFormat is the format Parse reads doc in: doc.Format, or for

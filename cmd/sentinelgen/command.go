@@ -23,6 +23,9 @@ type command struct {
 	tags    *string
 	verbose *bool
 	stderr  io.Writer
+	// args are the package patterns, in order, wherever they stood among
+	// the flags.
+	args []string
 }
 
 // newCommand makes the flag set of a subcommand, with -tags and -v; the
@@ -45,25 +48,56 @@ func newCommand(name string, stderr io.Writer, usage []string, more func(io.Writ
 	return c
 }
 
-// parse reads args. When it returns false the subcommand stops with status:
+// parse reads args: flags and package patterns in any order, as the go
+// command reads them ("sentinelgen ./... -check" is "sentinelgen -check
+// ./..."). Before "--", an argument starting with "-" is always a flag,
+// since no package pattern does; one the command does not know is a usage
+// error, never a pattern. When parse returns false the subcommand stops with status:
 // exitOK after -h, exitUsage after a bad flag (the flag package has said
-// what is wrong).
+// what is wrong and printed the usage).
 func (c *command) parse(args []string) (status int, ok bool) {
-	if err := c.flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
+	// After "--" everything is a pattern, as the flag package reads it.
+	var after []string
+	for i, a := range args {
+		if a == "--" {
+			args, after = args[:i], args[i+1:]
+			break
 		}
-		return exitUsage, false
 	}
-	return exitOK, true
+	defer func() { c.args = append(c.args, after...) }()
+	for {
+		if err := c.flags.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK, false
+			}
+			return exitUsage, false
+		}
+		args = c.flags.Args()
+		// Stop at the first non-flag, take it as a pattern, and go on
+		// reading flags after it.
+		for len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			c.args = append(c.args, args[0])
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return exitOK, true
+		}
+	}
 }
 
-// patterns are the package patterns the arguments give, def when none.
-func (c *command) patterns(def string) []string {
-	if c.flags.NArg() == 0 {
-		return []string{def}
+// defaultPattern is the package every subcommand works on when the
+// arguments name none: the one in the current directory, as with the go
+// command. (It is what //go:generate wants too: go generate runs the command
+// once per package, in that package's directory.)
+const defaultPattern = "."
+
+// patterns are the package patterns the arguments give, defaultPattern when
+// none.
+func (c *command) patterns() []string {
+	if len(c.args) == 0 {
+		return []string{defaultPattern}
 	}
-	return c.flags.Args()
+	return c.args
 }
 
 // tagList is the build tags -tags names.
@@ -110,9 +144,11 @@ func (c *command) load(patterns []string, code codeDiagnostics) (pkgs []*annotat
 			c.name, len(pkgs), len(diags), time.Since(start).Round(time.Millisecond))
 	}
 	if code == printCode {
+		wd, _ := os.Getwd() // "" leaves names as they are
 		for _, d := range diags {
-			d.Pos.Filename = relative(d.Pos.Filename)
-			fmt.Fprintln(c.stderr, d.String())
+			// With the related positions ("... declared here") on indented
+			// lines, as the guide shows them.
+			fmt.Fprintln(c.stderr, d.Format(wd))
 		}
 	}
 	return pkgs, diags, true

@@ -23,7 +23,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	// Opened first: it identifies the generator by hashing the executable,
 	// in the background while the packages load.
 	cache := gen.OpenCache()
-	pkgs, diags, ok := c.load(c.patterns("."), printCode)
+	pkgs, diags, ok := c.load(c.patterns(), printCode)
 	if !ok {
 		return exitUsage
 	}
@@ -36,6 +36,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		for _, ch := range res.Changes {
 			fmt.Fprintf(stdout, "%s: %s\n", relative(ch.Path), ch.Kind)
+			if ch.Kind == gen.Stale {
+				explainStale(stdout, ch.Path, pkgs, *c.verbose)
+			}
 		}
 	}
 	if log != nil {

@@ -21,15 +21,15 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 //	sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]
 //
 // Findings go to stdout as "file:line: [check] message", or with -json as an
-// array of {file, line, path, check, severity, message, suggestion?}. A rule
-// file that does not read cleanly is reported (invalid-rule) and the other
-// checks run on the files that do. Exit status: 0 no errors (warnings
+// array of {file, line, path, check, severity, message, suggestion?}. An
+// invalid rule is reported (invalid-rule) and the other checks run on every
+// valid rule, also those in the same file. Exit status: 0 no errors (warnings
 // allowed), 1 errors, 2 usage errors and failures to load the packages or
 // read the rule files.
 func runLint(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("sentinelgen lint", stderr, []string{
 		"usage: sentinelgen lint [-rules FILE_OR_DIR]... [-json] [-tags list] [-v] [-list] [packages]",
-		"Checks rule files against the resources the packages (default ./...) declare.",
+		"Checks rule files against the resources the packages (default: the one in the current directory) declare.",
 	}, nil)
 	var ruleFiles stringList
 	c.flags.Var(&ruleFiles, "rules", "rule file, or directory of *.toml and *.json rule files (repeatable)")
@@ -43,20 +43,25 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
-	// With rulesErr the set is partial (the files that read cleanly): the
-	// checks still run on it, beside an invalid-rule finding per problem.
+	// With rulesErr the set is partial (the rules without a problem of
+	// their own): the checks still run on it, beside an invalid-rule
+	// finding per problem.
 	set, rulesErr := rules.LoadAll(ruleFiles...)
-	if rulesErr != nil && !onlyRuleErrors(rulesErr) {
-		c.errorf("%v", rulesErr)
+	if _, other := rules.SplitErrors(rulesErr); other != nil {
+		// A file that cannot be read at all: nothing to lint against.
+		c.errorf("%v", other)
 		return exitUsage
 	}
-	pkgs, code, ok := c.load(c.patterns("./..."), keepCode)
+	pkgs, code, ok := c.load(c.patterns(), keepCode)
 	if !ok {
 		return exitUsage
 	}
 	diags := lint.Run(pkgs, set, lint.Options{RulesErr: rulesErr, Code: code})
 	for i := range diags {
 		diags[i].Pos.File = relative(diags[i].Pos.File)
+		for j := range diags[i].Related {
+			diags[i].Related[j].Pos.File = relative(diags[i].Related[j].Pos.File)
+		}
 	}
 	if err := printDiagnostics(stdout, diags, *asJSON); err != nil {
 		c.errorf("%v", err)
@@ -66,23 +71,6 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitProblems
 	}
 	return exitOK
-}
-
-// onlyRuleErrors reports whether every error joined in err is a
-// *rules.Error: a problem in a rule, not a file that cannot be read.
-func onlyRuleErrors(err error) bool {
-	switch e := err.(type) {
-	case *rules.Error:
-		return true
-	case interface{ Unwrap() []error }:
-		for _, x := range e.Unwrap() {
-			if !onlyRuleErrors(x) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 func printDiagnostics(w io.Writer, diags []lint.Diagnostic, asJSON bool) error {

@@ -107,3 +107,46 @@ func TestLintVerbose(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 0, no findings and the load reported", code, stdout, stderr)
 	}
 }
+
+// A rule file that cannot be read stops the run (exit 2) with that file's
+// error alone: the invalid rules beside it are for a run that can go on.
+func TestLintUnreadableRuleFileStopsWithItsErrorAlone(t *testing.T) {
+	lintCase(t, "invalid-rule")
+	code, stdout, stderr := invoke("lint", "-rules", "rules.toml", "-rules", "no-such-file.toml")
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "no-such-file.toml") || strings.Contains(stderr, "count") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and only the missing file named", code, stdout, stderr, exitUsage)
+	}
+}
+
+// lint prints the related places of a directive finding (the handler's
+// declaration) as generate does, and in -json as "related".
+func TestLintPrintsRelatedLines(t *testing.T) {
+	lintCase(t, "directive")
+	code, stdout, _ := invoke("lint", "-rules", ".")
+	if code != exitProblems || !strings.Contains(stdout, "ship.go:8: [directive] fallback shipFallback has the wrong signature") ||
+		!strings.Contains(stdout, "\n\tship.go:11: shipFallback declared here\n") {
+		t.Errorf("exit %d, stdout:\n%s\nwant the finding and its related line", code, stdout)
+	}
+	code, stdout, _ = invoke("lint", "-json", "-rules", ".")
+	var got []struct {
+		File    string
+		Related []struct {
+			File    string
+			Line    int
+			Message string
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || code != exitProblems {
+		t.Fatalf("exit %d, output is not JSON (%v):\n%s", code, err, stdout)
+	}
+	found := false
+	for _, d := range got {
+		if d.File == "ship.go" && len(d.Related) == 1 {
+			r := d.Related[0]
+			found = r.File == "ship.go" && r.Line == 11 && r.Message == "shipFallback declared here"
+		}
+	}
+	if !found {
+		t.Errorf("no ship.go finding with its related place in:\n%s", stdout)
+	}
+}

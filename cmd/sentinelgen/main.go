@@ -5,10 +5,14 @@
 //
 //	sentinelgen [-check] [-v] [-tags list] [packages]
 //
-// Packages default to "." and may use "./...". With -check nothing is
+// Packages are named as for the go command, before or after the flags;
+// every subcommand defaults to ".", the package in the current directory.
+// "sentinelgen help [subcommand]" prints the usage. With -check nothing is
 // written: the command lists every generated file that is stale, missing or
-// left over and exits 1 if there is any (for CI). Diagnostics go to stderr
-// as file:line:col: message.
+// left over, says why a stale one is (its first differing line; with -v a
+// unified diff), and exits 1 if there is any (for CI). Diagnostics go to
+// stderr as file:line:col: message, each related position ("... declared
+// here") on a tab-indented line below it.
 //
 // Unchanged packages are not rendered again: a cache in the user cache
 // directory (sentinelgen under os.UserCacheDir, like the go command's build
@@ -56,7 +60,36 @@ func subcommands() []subcommand {
 		{name: "generate", summary: "write sentinel_gen.go files (the default)", run: runGenerate},
 		{name: "lint", summary: "check rule files against the code and known pitfalls", run: runLint},
 		{name: "resources", summary: "list the declared resources (table or JSON)", run: runResources},
+		{name: "help", summary: "print the usage of the command or of a subcommand (help lint)", run: runHelp},
 	}
+}
+
+// runHelp prints the usage text a subcommand prints for -h: "help" alone
+// the generate command's (which lists the subcommands), "help NAME" that
+// subcommand's. A name that is no subcommand is a usage error: without this
+// verb, "sentinelgen help" was read as a package pattern and failed in the
+// loader.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	name := "generate"
+	switch len(args) {
+	case 0:
+	case 1:
+		name = args[0]
+	default:
+		fmt.Fprintln(stderr, "usage: sentinelgen help [subcommand]")
+		return exitUsage
+	}
+	for _, c := range subcommands() {
+		if c.name == name && name != "help" {
+			// The usage goes where -h sends it; help asked for it, so it is
+			// no error.
+			c.run([]string{"-h"}, stdout, stderr)
+			return exitOK
+		}
+	}
+	fmt.Fprintf(stderr, "sentinelgen help: unknown subcommand %q\n", name)
+	printSubcommands(stderr)
+	return exitUsage
 }
 
 func main() {

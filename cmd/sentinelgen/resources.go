@@ -26,14 +26,14 @@ import (
 func runResources(args []string, stdout, stderr io.Writer) int {
 	c := newCommand("sentinelgen resources", stderr, []string{
 		"usage: sentinelgen resources [-json] [-o file] [-tags list] [-v] [packages]",
-		"Lists the resources the packages (default ./...) declare.",
+		"Lists the resources the packages (default: the one in the current directory) declare.",
 	}, nil)
 	asJSON := c.flags.Bool("json", false, "write JSON instead of a table")
 	out := c.flags.String("o", "", "write to `file` instead of stdout")
 	if status, ok := c.parse(args); !ok {
 		return status
 	}
-	pkgs, diags, ok := c.load(c.patterns("./..."), printCode)
+	pkgs, diags, ok := c.load(c.patterns(), printCode)
 	if !ok {
 		return exitUsage
 	}

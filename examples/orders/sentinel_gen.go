@@ -9,6 +9,17 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// Compile-time checks of the handlers' signatures. The code below was generated
+// for exactly these signatures. If a handler has changed since, the build fails
+// first on the line naming it: restore the handler, or fix it and the directive
+// and run go generate again. Method expressions and function values are not
+// called, so these lines cost nothing at run time.
+var (
+	_ func(*OrderService, context.Context, *CreateOrderRequest, *runtime.BlockError) (*Order, error) = (*OrderService).createOrderBlocked  // blockHandler of resource "createOrder"; if it changed, run go generate
+	_ func(*OrderService, context.Context, *CreateOrderRequest, error) (*Order, error)               = (*OrderService).createOrderFallback // fallback of resource "createOrder"; if it changed, run go generate
+	_ func(*OrderService, context.Context, string, error) (StockLevel, error)                        = (*OrderService).estimateStock       // fallback of resource "queryStock"; if it changed, run go generate
+)
+
 // The resources of this package, created once when it is initialised.
 var (
 	// resOrderServiceCreateOrder is resource "createOrder", guarding (*OrderService).CreateOrder.
@@ -103,14 +114,3 @@ func (g *GuardedOrderService) QueryStock(ctx context.Context, sku string) (Stock
 	}
 	return r0, nil
 }
-
-// Compile-time checks of the handlers' signatures. The code above was generated
-// for exactly these signatures. If a handler has changed since, the build fails
-// on the line naming it: restore the handler, or fix it and the directive and run
-// go generate again. Method expressions and function values are not called, so
-// these lines cost nothing at run time.
-var (
-	_ func(*OrderService, context.Context, *CreateOrderRequest, *runtime.BlockError) (*Order, error) = (*OrderService).createOrderBlocked  // blockHandler of resource "createOrder"
-	_ func(*OrderService, context.Context, *CreateOrderRequest, error) (*Order, error)               = (*OrderService).createOrderFallback // fallback of resource "createOrder"
-	_ func(*OrderService, context.Context, string, error) (StockLevel, error)                        = (*OrderService).estimateStock       // fallback of resource "queryStock"
-)

@@ -8,6 +8,15 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// Compile-time checks of the handlers' signatures. The code below was generated
+// for exactly these signatures. If a handler has changed since, the build fails
+// first on the line naming it: restore the handler, or fix it and the directive
+// and run go generate again. Method expressions and function values are not
+// called, so these lines cost nothing at run time.
+var (
+	_ func(*Service, context.Context, int, error) (int, error) = (*Service).getFallback // fallback of resource "benchcase.generated"; if it changed, run go generate
+)
+
 // The resources of this package, created once when it is initialised.
 var (
 	// resServiceGet is resource "benchcase.generated", guarding (*Service).Get.
@@ -51,12 +60,3 @@ func (g *GuardedService) Get(ctx context.Context, id int) (int, error) {
 	}
 	return r0, nil
 }
-
-// Compile-time checks of the handlers' signatures. The code above was generated
-// for exactly these signatures. If a handler has changed since, the build fails
-// on the line naming it: restore the handler, or fix it and the directive and run
-// go generate again. Method expressions and function values are not called, so
-// these lines cost nothing at run time.
-var (
-	_ func(*Service, context.Context, int, error) (int, error) = (*Service).getFallback // fallback of resource "benchcase.generated"
-)
