@@ -22,19 +22,20 @@ func LoadFlowRules(rules []FlowRule) error {
 	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(rules, rulesInForce.degrade, true, false)
+	install(rules, rulesInForce.degrade, true, false, changedResources(rules, nil, true, false))
 	return nil
 }
 
 // LoadDegradeRules replaces all degrade rules. If any rule is invalid nothing
 // changes. A breaker whose rule is unchanged keeps its state and statistics.
 func LoadDegradeRules(rules []DegradeRule) error {
-	if err := ValidateDegradeRules(rules); err != nil {
-		return err
-	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(rulesInForce.flow, rules, false, true)
+	changed := changedResources(nil, rules, false, true)
+	if err := validateDegradeRules(rules, changed); err != nil {
+		return err
+	}
+	install(rulesInForce.flow, rules, false, true, changed)
 	return nil
 }
 
@@ -42,13 +43,34 @@ func LoadDegradeRules(rules []DegradeRule) error {
 // validated first, and either both take effect or nothing changes. Each
 // resource switches to its new flow and degrade checks in one atomic step.
 func LoadRules(flow []FlowRule, degrade []DegradeRule) error {
-	if err := errors.Join(ValidateFlowRules(flow), ValidateDegradeRules(degrade)); err != nil {
-		return err
-	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(flow, degrade, true, true)
+	changed := changedResources(flow, degrade, true, true)
+	if err := errors.Join(ValidateFlowRules(flow), validateDegradeRules(degrade, changed)); err != nil {
+		return err
+	}
+	install(flow, degrade, true, true, changed)
 	return nil
+}
+
+// changedResources is the set of resources whose rules differ between those
+// in force and flow (if flowChanged) and degrade (if degradeChanged).
+// Callers hold rulesInForce's lock.
+//
+// A resource's rule set depends only on the rules that name it and their
+// positions (block errors carry the index), so a resource none of whose
+// positions changed keeps its rule set as it is: a load that edits one rule
+// among 100k rebuilds one resource, not 100k. Changed positions are found
+// by comparing the new lists with those in force, position by position.
+func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) map[string]struct{} {
+	changed := map[string]struct{}{}
+	if flowChanged {
+		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, changed)
+	}
+	if degradeChanged {
+		diffRules(rulesInForce.degrade, degrade, func(r DegradeRule) string { return r.Resource }, changed)
+	}
+	return changed
 }
 
 // FlowRules returns a copy of the flow rules in force.
@@ -65,38 +87,39 @@ func DegradeRules() []DegradeRule {
 	return append([]DegradeRule(nil), rulesInForce.degrade...)
 }
 
-// install builds every resource's new rule set and publishes them. Callers
-// hold rulesInForce's lock and have validated the rules.
-func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) {
-	flow = append([]FlowRule(nil), flow...)
-	degrade = append([]DegradeRule(nil), degrade...)
+// install publishes new rule sets for the resources in changed (see
+// changedResources). Callers hold rulesInForce's lock and have validated the
+// rules.
+func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool, changed map[string]struct{}) {
+	if flowChanged {
+		flow = append([]FlowRule(nil), flow...)
+	}
+	if degradeChanged {
+		degrade = append([]DegradeRule(nil), degrade...)
+	}
 
-	registry.Lock()
-	flowBy := map[string][]int{}
-	for i, r := range flow {
-		flowBy[r.Resource] = append(flowBy[r.Resource], i)
-		lookupOrCreateLocked(r.Resource)
-		if r.Strategy == StrategyRelate {
-			lookupOrCreateLocked(r.RefResource)
+	if len(changed) != 0 {
+		flowBy, degradeBy := rulesOf(flow, changed, func(r FlowRule) string { return r.Resource }),
+			rulesOf(degrade, changed, func(r DegradeRule) string { return r.Resource })
+		registry.Lock()
+		resources := make([]*Resource, 0, len(changed))
+		for name := range changed {
+			resources = append(resources, lookupOrCreateLocked(name))
 		}
-	}
-	degradeBy := map[string][]int{}
-	for i, r := range degrade {
-		degradeBy[r.Resource] = append(degradeBy[r.Resource], i)
-		lookupOrCreateLocked(r.Resource)
-	}
-	resources := make([]*Resource, 0, len(registry.byName))
-	for _, r := range registry.byName {
-		resources = append(resources, r)
-	}
-	registry.Unlock()
+		for _, i := range flowBy.all {
+			if r := flow[i]; r.Strategy == StrategyRelate {
+				lookupOrCreateLocked(r.RefResource)
+			}
+		}
+		registry.Unlock()
 
-	next := make(map[*Resource]*ruleSet, len(resources))
-	for _, res := range resources {
-		next[res] = buildRuleSet(res, res.rules.Load(), flow, flowBy[res.name], degrade, degradeBy[res.name])
-	}
-	for res, rs := range next {
-		res.rules.Store(rs)
+		next := make([]*ruleSet, len(resources))
+		for k, res := range resources {
+			next[k] = buildRuleSet(res, res.rules.Load(), flow, flowBy.of[res.name], degrade, degradeBy.of[res.name])
+		}
+		for k, res := range resources {
+			res.rules.Store(next[k])
+		}
 	}
 
 	rulesInForce.flow, rulesInForce.degrade = flow, degrade
@@ -106,6 +129,42 @@ func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged
 	if degradeChanged {
 		notifyRules(&degradeRuleListeners, degrade)
 	}
+}
+
+// diffRules adds to changed the resources named at a position where old and
+// next differ (either side's, so that a rule moving from one resource to
+// another changes both).
+func diffRules[T comparable](old, next []T, resource func(T) string, changed map[string]struct{}) {
+	for i := range max(len(old), len(next)) {
+		switch {
+		case i >= len(old):
+			changed[resource(next[i])] = struct{}{}
+		case i >= len(next):
+			changed[resource(old[i])] = struct{}{}
+		case old[i] != next[i]:
+			changed[resource(old[i])] = struct{}{}
+			changed[resource(next[i])] = struct{}{}
+		}
+	}
+}
+
+// ruleIndex is, for some resources, the positions of the rules naming them.
+type ruleIndex struct {
+	of  map[string][]int
+	all []int // every position in of, in order
+}
+
+// rulesOf indexes the rules of rules that name a resource in only.
+func rulesOf[T any](rules []T, only map[string]struct{}, resource func(T) string) ruleIndex {
+	idx := ruleIndex{of: make(map[string][]int, min(len(only), len(rules)))}
+	for i, r := range rules {
+		name := resource(r)
+		if _, ok := only[name]; ok {
+			idx.of[name] = append(idx.of[name], i)
+			idx.all = append(idx.all, i)
+		}
+	}
+	return idx
 }
 
 // buildRuleSet makes res's checks for the given rules, reusing checks and

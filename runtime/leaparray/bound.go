@@ -57,7 +57,10 @@ type bound struct {
 	// version is bumped by every counter-0 write that crosses a multiple of
 	// boundStep, by every claim of a stripe, and by Reset.
 	version atomic.Uint64
-	_       [wordsPerLine - 1]uint64
+	// slack is what Window.slack returns; written only when a stripe is
+	// added to what reads sum.
+	slack atomic.Int64
+	_     [wordsPerLine - 2]uint64
 }
 
 // Word positions in a processor's cache line.
@@ -78,9 +81,20 @@ func (w *Window) cacheWord(s unsafe.Pointer, i int) *atomic.Uint64 {
 }
 
 // slack is how far the true count can lie above a valid cached one (see
-// boundStep), for the stripes read now.
-func (w *Window) slack() int64 {
-	return (w.buckets*w.stripesRead() - 1) * (boundStep - 1)
+// boundStep), for the stripes read now. It is kept in the window, as it
+// is read on every check.
+func (w *Window) slack() int64 { return w.bound.slack.Load() }
+
+// growSlack raises the slack to cover the stripes read now. Stripes are
+// never given back, so the slack only grows, and concurrent updates keep
+// the largest.
+func (w *Window) growSlack() {
+	next := (w.buckets*w.stripesRead() - 1) * (boundStep - 1)
+	for old := w.bound.slack.Load(); next > old; old = w.bound.slack.Load() {
+		if w.bound.slack.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // announce bumps the version when a counter-0 word's count went from before

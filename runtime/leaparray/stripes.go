@@ -68,6 +68,7 @@ func (w *Window) claim(i int) {
 		g.claim(i)
 	}
 	if w.bound != nil {
+		w.growSlack()
 		// One more stripe can grow unannounced: cached sums must not count
 		// on the old slack (see boundStep).
 		w.bound.version.Add(1)

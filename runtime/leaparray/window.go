@@ -460,6 +460,9 @@ func (c Cursor) addSlow(counter int, delta uint64) bool {
 func (w *Window) addShared(p *atomic.Uint64, counter int, id int64, delta uint64) (ok, busy bool) {
 	if !w.sharedUsed.Load() {
 		w.sharedUsed.Store(true) // before the write, so readers that see it see the flag
+		if w.bound != nil {
+			w.growSlack()
+		}
 	}
 	before, ok, contended := add(p, id, delta)
 	after := saturated(before, delta)
