@@ -53,26 +53,6 @@ func LoadRules(flow []FlowRule, degrade []DegradeRule) error {
 	return nil
 }
 
-// changedResources is the set of resources whose rules differ between those
-// in force and flow (if flowChanged) and degrade (if degradeChanged).
-// Callers hold rulesInForce's lock.
-//
-// A resource's rule set depends only on the rules that name it and their
-// positions (block errors carry the index), so a resource none of whose
-// positions changed keeps its rule set as it is: a load that edits one rule
-// among 100k rebuilds one resource, not 100k. Changed positions are found
-// by comparing the new lists with those in force, position by position.
-func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) map[string]struct{} {
-	changed := map[string]struct{}{}
-	if flowChanged {
-		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, changed)
-	}
-	if degradeChanged {
-		diffRules(rulesInForce.degrade, degrade, func(r DegradeRule) string { return r.Resource }, changed)
-	}
-	return changed
-}
-
 // FlowRules returns a copy of the flow rules in force.
 func FlowRules() []FlowRule {
 	rulesInForce.Lock()
@@ -87,10 +67,82 @@ func DegradeRules() []DegradeRule {
 	return append([]DegradeRule(nil), rulesInForce.degrade...)
 }
 
+// changedResources finds the resources whose rules differ between those in
+// force and flow (if flowChanged) and degrade (if degradeChanged). Callers
+// hold rulesInForce's lock.
+//
+// A resource's rule set depends only on the rules that name it and their
+// positions (block errors carry the index), so a resource none of whose
+// positions changed keeps its rule set as it is: a load that edits one rule
+// among 100k rebuilds one resource, not 100k. Changed positions are found
+// by comparing the new lists with those in force, position by position.
+func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) *ruleChanges {
+	c := &ruleChanges{slot: map[string]int32{}}
+	if flowChanged {
+		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, c)
+	}
+	if degradeChanged {
+		diffRules(rulesInForce.degrade, degrade, func(r DegradeRule) string { return r.Resource }, c)
+	}
+	return c
+}
+
+// ruleChanges is the resources a load changes and, once linked, the
+// positions of the new rules naming each of them.
+type ruleChanges struct {
+	slot  map[string]int32 // resource name -> its index in names
+	names []string
+	// Per resource, the first position of a flow or degrade rule naming it
+	// (-1: none); per position, the next one naming the same resource.
+	// Chains, rather than a slice per resource, keep a large load to a few
+	// allocations.
+	flowHead, degradeHead []int32
+	flowNext, degradeNext []int32
+}
+
+func (c *ruleChanges) add(name string) {
+	if _, ok := c.slot[name]; !ok {
+		c.slot[name] = int32(len(c.names))
+		c.names = append(c.names, name)
+	}
+}
+
+// has reports whether name is a changed resource; a nil c holds every name.
+func (c *ruleChanges) has(name string) bool {
+	if c == nil {
+		return true
+	}
+	_, ok := c.slot[name]
+	return ok
+}
+
+// link fills the position chains for the new rules.
+func link[T any](c *ruleChanges, rules []T, resource func(T) string) (head, next []int32) {
+	head, next = make([]int32, len(c.names)), make([]int32, len(rules))
+	for i := range head {
+		head[i] = -1
+	}
+	for i := len(rules) - 1; i >= 0; i-- { // backwards, so chains run in load order
+		next[i] = -1
+		if s, ok := c.slot[resource(rules[i])]; ok {
+			next[i], head[s] = head[s], int32(i)
+		}
+	}
+	return head, next
+}
+
+// positions appends the chain starting at head to buf.
+func positions(buf []int, head int32, next []int32) []int {
+	for p := head; p >= 0; p = next[p] {
+		buf = append(buf, int(p))
+	}
+	return buf
+}
+
 // install publishes new rule sets for the resources in changed (see
 // changedResources). Callers hold rulesInForce's lock and have validated the
 // rules.
-func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool, changed map[string]struct{}) {
+func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool, changed *ruleChanges) {
 	if flowChanged {
 		flow = append([]FlowRule(nil), flow...)
 	}
@@ -98,24 +150,28 @@ func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged
 		degrade = append([]DegradeRule(nil), degrade...)
 	}
 
-	if len(changed) != 0 {
-		flowBy, degradeBy := rulesOf(flow, changed, func(r FlowRule) string { return r.Resource }),
-			rulesOf(degrade, changed, func(r DegradeRule) string { return r.Resource })
+	if n := len(changed.names); n != 0 {
+		c := changed
+		c.flowHead, c.flowNext = link(c, flow, func(r FlowRule) string { return r.Resource })
+		c.degradeHead, c.degradeNext = link(c, degrade, func(r DegradeRule) string { return r.Resource })
 		registry.Lock()
-		resources := make([]*Resource, 0, len(changed))
-		for name := range changed {
-			resources = append(resources, lookupOrCreateLocked(name))
-		}
-		for _, i := range flowBy.all {
-			if r := flow[i]; r.Strategy == StrategyRelate {
-				lookupOrCreateLocked(r.RefResource)
+		reserveLocked(n)
+		resources := make([]*Resource, n)
+		for k, name := range c.names {
+			resources[k] = lookupOrCreateLocked(name)
+			for p := c.flowHead[k]; p >= 0; p = c.flowNext[p] {
+				if r := &flow[p]; r.Strategy == StrategyRelate {
+					lookupOrCreateLocked(r.RefResource)
+				}
 			}
 		}
 		registry.Unlock()
 
-		next := make([]*ruleSet, len(resources))
+		next := make([]*ruleSet, n)
+		var flowIdx, degradeIdx []int
 		for k, res := range resources {
-			next[k] = buildRuleSet(res, res.rules.Load(), flow, flowBy.of[res.name], degrade, degradeBy.of[res.name])
+			flowIdx, degradeIdx = positions(flowIdx[:0], c.flowHead[k], c.flowNext), positions(degradeIdx[:0], c.degradeHead[k], c.degradeNext)
+			next[k] = buildRuleSet(res, res.rules.Load(), flow, flowIdx, degrade, degradeIdx)
 		}
 		for k, res := range resources {
 			res.rules.Store(next[k])
@@ -131,40 +187,35 @@ func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged
 	}
 }
 
-// diffRules adds to changed the resources named at a position where old and
-// next differ (either side's, so that a rule moving from one resource to
-// another changes both).
-func diffRules[T comparable](old, next []T, resource func(T) string, changed map[string]struct{}) {
+// reserveLocked makes room in the registry for n more resources at once, so
+// that a load naming many new resources does not grow the map step by step.
+// Callers hold registry's lock.
+func reserveLocked(n int) {
+	if len(registry.byName) >= n {
+		return // growing in steps costs little beside what is there
+	}
+	m := make(map[string]*Resource, len(registry.byName)+n)
+	for k, v := range registry.byName {
+		m[k] = v
+	}
+	registry.byName = m
+}
+
+// diffRules adds to c the resources named at a position where old and next
+// differ (either side's, so that a rule moving from one resource to another
+// changes both).
+func diffRules[T comparable](old, next []T, resource func(T) string, c *ruleChanges) {
 	for i := range max(len(old), len(next)) {
 		switch {
 		case i >= len(old):
-			changed[resource(next[i])] = struct{}{}
+			c.add(resource(next[i]))
 		case i >= len(next):
-			changed[resource(old[i])] = struct{}{}
+			c.add(resource(old[i]))
 		case old[i] != next[i]:
-			changed[resource(old[i])] = struct{}{}
-			changed[resource(next[i])] = struct{}{}
+			c.add(resource(old[i]))
+			c.add(resource(next[i]))
 		}
 	}
-}
-
-// ruleIndex is, for some resources, the positions of the rules naming them.
-type ruleIndex struct {
-	of  map[string][]int
-	all []int // every position in of, in order
-}
-
-// rulesOf indexes the rules of rules that name a resource in only.
-func rulesOf[T any](rules []T, only map[string]struct{}, resource func(T) string) ruleIndex {
-	idx := ruleIndex{of: make(map[string][]int, min(len(only), len(rules)))}
-	for i, r := range rules {
-		name := resource(r)
-		if _, ok := only[name]; ok {
-			idx.of[name] = append(idx.of[name], i)
-			idx.all = append(idx.all, i)
-		}
-	}
-	return idx
 }
 
 // buildRuleSet makes res's checks for the given rules, reusing checks and

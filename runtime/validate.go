@@ -140,7 +140,7 @@ func ValidateDegradeRules(rules []DegradeRule) error { return validateDegradeRul
 // only for the resources in only, or for all when only is nil. A load
 // passes the resources whose rules changed: every other resource has the
 // rules of the last load, which passed the count.
-func validateDegradeRules(rules []DegradeRule, only map[string]struct{}) error {
+func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 	var errs []error
 	var perResource map[string]int
 	if len(rules) > maxDegradeRulesPerResource {
@@ -153,7 +153,7 @@ func validateDegradeRules(rules []DegradeRule, only map[string]struct{}) error {
 		if r.Resource == "" {
 			fail("Resource", "is empty")
 		}
-		if perResource != nil && inSet(only, r.Resource) {
+		if perResource != nil && only.has(r.Resource) {
 			perResource[r.Resource]++
 			if perResource[r.Resource] == maxDegradeRulesPerResource+1 {
 				fail("Resource", fmt.Sprintf("has more than %d degrade rules", maxDegradeRulesPerResource))
@@ -189,13 +189,4 @@ func validateDegradeRules(rules []DegradeRule, only map[string]struct{}) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// inSet reports whether name is in set; a nil set holds every name.
-func inSet(set map[string]struct{}, name string) bool {
-	if set == nil {
-		return true
-	}
-	_, ok := set[name]
-	return ok
 }

@@ -48,8 +48,9 @@ import (
 const boundStep = 64
 
 // bound is the bookkeeping of a Bounded window: the version, on a cache
-// line of its own (it is read on every check; a 64-byte object is
-// line-aligned by the allocator's size class). Each owned stripe carries
+// line of its own (it is read on every check), in the window's allocation
+// after the shared stripe. Its fields are words only, as the words it
+// lives among. Each owned stripe carries
 // its processor's cache in one more line after its buckets (see claim):
 // cacheID, cacheVersion and cacheOthers words, written only by that
 // processor, while pinned to it.

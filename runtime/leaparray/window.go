@@ -125,6 +125,19 @@ func New(cfg Config) (*Window, error) {
 	}
 	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
 	ring := ringSize(cfg.Buckets)
+	// One allocation holds the shared stripe, then the bound's line, then
+	// the borrowed ring: a resource has several windows, and large loads
+	// make many resources at once.
+	words, boundAt, borrowAt := stride*ring, 0, 0
+	if cfg.Bounded && stripe.Linked {
+		boundAt, words = words, words+wordsPerLine
+	}
+	borrowRing := 0
+	if cfg.Lookahead > 0 {
+		borrowRing = ringSize(cfg.Buckets + cfg.Lookahead)
+		borrowAt, words = words, words+borrowRing
+	}
+	buf := alignedWords(words)
 	w := &Window{
 		intervalMs:  cfg.IntervalMs,
 		widthMs:     cfg.IntervalMs / int64(cfg.Buckets),
@@ -133,19 +146,18 @@ func New(cfg Config) (*Window, error) {
 		bucketMask:  uint64(ring - 1),
 		counters:    cfg.Counters,
 		stripeBytes: uintptr(stride) * wordBytes,
-		shared:      unsafe.Pointer(&alignedWords(stride * ring)[0]),
+		shared:      unsafe.Pointer(&buf[0]),
 		lookahead:   int64(cfg.Lookahead),
 	}
 	for i := range w.procs {
 		w.procs[i] = w.shared
 	}
-	if cfg.Bounded && stripe.Linked {
-		w.bound = new(bound)
+	if boundAt != 0 {
+		w.bound = (*bound)(unsafe.Pointer(&buf[boundAt])) // a line of words: bound's layout
 	}
-	if cfg.Lookahead > 0 {
-		ring := ringSize(cfg.Buckets + cfg.Lookahead)
-		w.borrowed = make([]atomic.Uint64, ring)
-		w.borrowMask = uint64(ring - 1)
+	if borrowRing > 0 {
+		w.borrowed = buf[borrowAt : borrowAt+borrowRing : borrowAt+borrowRing]
+		w.borrowMask = uint64(borrowRing - 1)
 	}
 	return w, nil
 }
