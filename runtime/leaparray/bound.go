@@ -61,8 +61,12 @@ type bound struct {
 	// slack is what Window.slack returns; written only when a stripe is
 	// added to what reads sum.
 	slack atomic.Int64
-	_     [wordsPerLine - 2]uint64
+	// The rest of the line may hold the window's borrowed ring.
+	_ [boundSpare]uint64
 }
+
+// boundSpare is how many words of a bound's line its fields leave free.
+const boundSpare = wordsPerLine - 2
 
 // Word positions in a processor's cache line.
 const (

@@ -126,8 +126,10 @@ func New(cfg Config) (*Window, error) {
 	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
 	ring := ringSize(cfg.Buckets)
 	// One allocation holds the shared stripe, then the bound's line, then
-	// the borrowed ring: a resource has several windows, and large loads
-	// make many resources at once.
+	// the borrowed ring, in the bound line's spare words when it fits
+	// (borrowing is rare, so its writes seldom disturb the line): a
+	// resource has several windows, and large loads make many resources
+	// at once.
 	words, boundAt, borrowAt := stride*ring, 0, 0
 	if cfg.Bounded && stripe.Linked {
 		boundAt, words = words, words+wordsPerLine
@@ -135,7 +137,11 @@ func New(cfg Config) (*Window, error) {
 	borrowRing := 0
 	if cfg.Lookahead > 0 {
 		borrowRing = ringSize(cfg.Buckets + cfg.Lookahead)
-		borrowAt, words = words, words+borrowRing
+		if boundAt != 0 && borrowRing <= boundSpare {
+			borrowAt = boundAt + wordsPerLine - boundSpare
+		} else {
+			borrowAt, words = words, words+borrowRing
+		}
 	}
 	buf := alignedWords(words)
 	w := &Window{
@@ -173,12 +179,14 @@ func ringSize(n int) int {
 
 // alignedWords returns n zeroed words starting on a cache-line boundary, so
 // that each stripe (a whole number of lines) really has its lines to itself.
-// Sizes that are a multiple of a line mostly come back aligned from the
-// allocator (its size classes for them are), which spares the padding.
+// A request rounded up to whole lines comes back aligned from the Go
+// allocator (the size classes such requests fall in are multiples of a
+// line, in page-aligned spans), which spares padding; the fallback pads.
 func alignedWords(n int) []atomic.Uint64 {
 	const line = wordsPerLine * wordBytes
-	if buf := make([]atomic.Uint64, n); uintptr(unsafe.Pointer(&buf[0]))%line == 0 {
-		return buf
+	lines := (n + wordsPerLine - 1) / wordsPerLine * wordsPerLine
+	if buf := make([]atomic.Uint64, lines); uintptr(unsafe.Pointer(&buf[0]))%line == 0 {
+		return buf[:n:n]
 	}
 	buf := make([]atomic.Uint64, n+wordsPerLine-1)
 	skip := 0
