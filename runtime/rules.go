@@ -77,7 +77,17 @@ func DegradeRules() []DegradeRule {
 // among 100k rebuilds one resource, not 100k. Changed positions are found
 // by comparing the new lists with those in force, position by position.
 func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) *ruleChanges {
-	c := &ruleChanges{slot: map[string]int32{}}
+	// Size the set once: a first load of 100k rules would otherwise grow it
+	// step by step. Differing positions bound the names (two per position
+	// at most, one in the common cases: a new rule, a removed one, an edit).
+	hint := 0
+	if flowChanged {
+		hint += differing(rulesInForce.flow, flow)
+	}
+	if degradeChanged {
+		hint += differing(rulesInForce.degrade, degrade)
+	}
+	c := &ruleChanges{slot: make(map[string]int32, hint)}
 	if flowChanged {
 		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, c)
 	}
@@ -199,6 +209,17 @@ func reserveLocked(n int) {
 		m[k] = v
 	}
 	registry.byName = m
+}
+
+// differing is how many positions of old and next differ.
+func differing[T comparable](old, next []T) int {
+	n := max(len(old), len(next)) - min(len(old), len(next))
+	for i := range min(len(old), len(next)) {
+		if old[i] != next[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // diffRules adds to c the resources named at a position where old and next
