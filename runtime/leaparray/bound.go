@@ -124,8 +124,8 @@ func (w *Window) FitsPinned(id, delta, limit int64, pinned stripe.P) bool {
 	}
 	s := w.stripeOf(p)
 	if s == w.shared {
-		// No stripe, so no cache: this processor has not written the
-		// window, or not since it became contended.
+		// No stripe, so no cache: this processor has not claimed a
+		// stripe of the window (it writes the shared one).
 		return w.count(id, 0)+delta <= limit
 	}
 	own := countIn(wordIn(s, uintptr(w.slot(id))*w.stripeBytes), id)

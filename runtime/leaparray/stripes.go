@@ -5,13 +5,13 @@ import (
 	"unsafe"
 )
 
-// Owned stripes are allocated where a window is contended, not up front.
+// Owned stripes are allocated where a window is written hard, not up front.
 //
 // A stripe per processor made every window cost its buckets once per core
 // (an idle resource took 7.7 KB at GOMAXPROCS=16), although most resources
 // are written by one processor at a time, if at all. So a window starts
 // with the shared stripe only, and a processor pinned to write it gets a
-// stripe of its own (is said to claim one) in two cases:
+// stripe of its own (is said to claim one) in three cases:
 //   - it is the window's first writer (no processor has a stripe yet): a
 //     window used from one goroutine keeps the plain-store path it had;
 //   - its compare-and-swap on the shared stripe failed: another processor
@@ -26,8 +26,10 @@ import (
 // instruction instead of a plain store. A claim allocates once (a stripe's
 // buckets, plus the line of FitsPinned's cache on Bounded windows) while
 // the writer is pinned, as sync.Pool allocates its per-processor pools while
-// pinned; it never happens again for that processor and window. Only the
-// processor itself stores its slot of Window.procs, so claims need no lock.
+// pinned; it never happens again for that processor and window. Until it
+// claims, a processor's slot of Window.procs holds the shared stripe, so
+// the write path finds a stripe without a branch for nil. Only the
+// processor itself stores its slot, so claims need no lock.
 //
 // Reads sum the shared stripe (once used) and every claimed stripe, in the
 // order of the processors' indexes, up to Window.hi.

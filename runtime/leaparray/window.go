@@ -38,7 +38,7 @@ const wordBytes = 8 // size of one counter word
 // Every counter of every bucket is split into stripes: a shared stripe,
 // written with compare-and-swap by anyone, and stripes owned by processors
 // (up to maxOwned), each written by its processor alone while pinned to it.
-// Owned stripes are allocated lazily, where a window is contended (see
+// Owned stripes are allocated lazily, where a window is written hard (see
 // stripes.go), so an idle or lightly used window holds one stripe whatever
 // the core count. A reader sums all stripes, so concurrent writers on
 // different cores do not bounce one cache line between them. All methods
