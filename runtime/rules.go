@@ -247,6 +247,7 @@ func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, d
 		return nil
 	}
 	rs := &ruleSet{}
+	rs.flow, rs.degrade = rs.oneFlow[:0], rs.oneDegrade[:0]
 	var oldFlow []*flowCheck
 	var oldDegrade []*breaker
 	if old != nil {
