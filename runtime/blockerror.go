@@ -39,12 +39,10 @@ type BlockError struct {
 }
 
 func newBlockError(typ BlockType, resource, rule string) *BlockError {
-	return &BlockError{
-		typ:      typ,
-		resource: resource,
-		rule:     rule,
-		msg:      "sentinel: " + typ.String() + " block on resource " + resource + " by " + rule,
-	}
+	msg := "sentinel: " + typ.String() + " block on resource " + resource + " by " + rule
+	// The rule's text is the end of the message: keeping that part of
+	// msg, not rule, holds one string per rule instead of two.
+	return &BlockError{typ: typ, resource: resource, rule: msg[len(msg)-len(rule):], msg: msg}
 }
 
 // Error names the resource and the rule that blocked the call.

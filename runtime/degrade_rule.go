@@ -50,16 +50,22 @@ func (r DegradeRule) normalized() DegradeRule {
 	return r
 }
 
+// describe is the text BlockError.Rule carries for a degrade rule, built
+// in one buffer as FlowRule.describe.
 func (r DegradeRule) describe(index int) string {
-	c := strconv.FormatFloat(r.Count, 'g', -1, 64)
-	s := "degrade rule #" + strconv.Itoa(index) + " ("
+	var buf [96]byte
+	b := strconv.AppendInt(append(buf[:0], "degrade rule #"...), int64(index), 10)
+	b = append(b, " ("...)
 	switch r.Grade {
 	case DegradeSlowRatio:
-		s += "slow ratio > " + strconv.FormatFloat(r.SlowRatioThreshold, 'g', -1, 64) + " of calls over " + c + " ms"
+		b = strconv.AppendFloat(append(b, "slow ratio > "...), r.SlowRatioThreshold, 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, " of calls over "...), r.Count, 'g', -1, 64)
+		b = append(b, " ms"...)
 	case DegradeErrorRatio:
-		s += "error ratio > " + c
+		b = strconv.AppendFloat(append(b, "error ratio > "...), r.Count, 'g', -1, 64)
 	case DegradeErrorCount:
-		s += "error count > " + c
+		b = strconv.AppendFloat(append(b, "error count > "...), r.Count, 'g', -1, 64)
 	}
-	return s + ", open " + strconv.Itoa(r.TimeWindowSec) + " s)"
+	b = strconv.AppendInt(append(b, ", open "...), int64(r.TimeWindowSec), 10)
+	return string(append(b, " s)"...))
 }

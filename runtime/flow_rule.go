@@ -98,28 +98,31 @@ func (r FlowRule) normalized() FlowRule {
 	return r
 }
 
-// describe is the text BlockError.Rule carries for a flow rule.
+// describe is the text BlockError.Rule carries for a flow rule. It is
+// built in one buffer: loads describe every new rule, and string
+// concatenation allocated once per piece.
 func (r FlowRule) describe(index int) string {
-	s := "flow rule #" + strconv.Itoa(index) + " ("
+	var buf [96]byte
+	b := strconv.AppendInt(append(buf[:0], "flow rule #"...), int64(index), 10)
 	if r.Grade == FlowGradeQPS {
-		s += "QPS "
+		b = append(b, " (QPS "...)
 	} else {
-		s += "concurrency "
+		b = append(b, " (concurrency "...)
 	}
-	s += strconv.FormatFloat(r.Count, 'g', -1, 64)
+	b = strconv.AppendFloat(b, r.Count, 'g', -1, 64)
 	switch r.ControlBehavior {
 	case BehaviorWarmUp:
-		s += ", warm-up"
+		b = append(b, ", warm-up"...)
 	case BehaviorRateLimiter:
-		s += ", rate limiter"
+		b = append(b, ", rate limiter"...)
 	case BehaviorWarmUpRateLimiter:
-		s += ", warm-up rate limiter"
+		b = append(b, ", warm-up rate limiter"...)
 	}
 	switch r.Strategy {
 	case StrategyRelate:
-		s += ", related to " + r.RefResource
+		b = append(append(b, ", related to "...), r.RefResource...)
 	case StrategyChain:
-		s += ", via entrance " + r.RefResource
+		b = append(append(b, ", via entrance "...), r.RefResource...)
 	}
-	return s + ")"
+	return string(append(b, ')'))
 }

@@ -24,19 +24,20 @@ func LoadFlowRules(rules []FlowRule) error {
 	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(rules, rulesInForce.degrade, true, false)
+	install(rules, rulesInForce.degrade, true, false, changedResources(rules, nil, true, false))
 	return nil
 }
 
 // LoadDegradeRules replaces all degrade rules. If any rule is invalid nothing
 // changes. A breaker whose rule is unchanged keeps its state and statistics.
 func LoadDegradeRules(rules []DegradeRule) error {
-	if err := ValidateDegradeRules(rules); err != nil {
-		return err
-	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(rulesInForce.flow, rules, false, true)
+	changed := changedResources(nil, rules, false, true)
+	if err := validateDegradeRules(rules, changed); err != nil {
+		return err
+	}
+	install(rulesInForce.flow, rules, false, true, changed)
 	return nil
 }
 
@@ -44,12 +45,13 @@ func LoadDegradeRules(rules []DegradeRule) error {
 // validated first, and either both take effect or nothing changes. Each
 // resource switches to its new flow and degrade checks in one atomic step.
 func LoadRules(flow []FlowRule, degrade []DegradeRule) error {
-	if err := errors.Join(ValidateFlowRules(flow), ValidateDegradeRules(degrade)); err != nil {
-		return err
-	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	install(flow, degrade, true, true)
+	changed := changedResources(flow, degrade, true, true)
+	if err := errors.Join(ValidateFlowRules(flow), validateDegradeRules(degrade, changed)); err != nil {
+		return err
+	}
+	install(flow, degrade, true, true, changed)
 	return nil
 }
 
@@ -67,38 +69,125 @@ func DegradeRules() []DegradeRule {
 	return append([]DegradeRule(nil), rulesInForce.degrade...)
 }
 
-// install builds every resource's new rule set and publishes them. Callers
-// hold rulesInForce's lock and have validated the rules.
-func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) {
-	flow = append([]FlowRule(nil), flow...)
-	degrade = append([]DegradeRule(nil), degrade...)
+// changedResources finds the resources whose rules differ between those in
+// force and flow (if flowChanged) and degrade (if degradeChanged). Callers
+// hold rulesInForce's lock.
+//
+// A resource's rule set depends only on the rules that name it and their
+// positions (block errors carry the index), so a resource none of whose
+// positions changed keeps its rule set as it is: a load that edits one rule
+// among 100k rebuilds one resource, not 100k. Changed positions are found
+// by comparing the new lists with those in force, position by position.
+func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) *ruleChanges {
+	// Size the set once: a first load of 100k rules would otherwise grow it
+	// step by step. Differing positions bound the names (two per position
+	// at most, one in the common cases: a new rule, a removed one, an edit).
+	hint := 0
+	if flowChanged {
+		hint += differing(rulesInForce.flow, flow)
+	}
+	if degradeChanged {
+		hint += differing(rulesInForce.degrade, degrade)
+	}
+	c := &ruleChanges{slot: make(map[string]int32, hint)}
+	if flowChanged {
+		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, c)
+	}
+	if degradeChanged {
+		diffRules(rulesInForce.degrade, degrade, func(r DegradeRule) string { return r.Resource }, c)
+	}
+	return c
+}
 
-	registry.Lock()
-	flowBy := map[string][]int{}
-	for i, r := range flow {
-		flowBy[r.Resource] = append(flowBy[r.Resource], i)
-		lookupOrCreateLocked(r.Resource)
-		if r.Strategy == StrategyRelate {
-			lookupOrCreateLocked(r.RefResource)
+// ruleChanges is the resources a load changes and, once linked, the
+// positions of the new rules naming each of them.
+type ruleChanges struct {
+	slot  map[string]int32 // resource name -> its index in names
+	names []string
+	// Per resource, the first position of a flow or degrade rule naming it
+	// (-1: none); per position, the next one naming the same resource.
+	// Chains, rather than a slice per resource, keep a large load to a few
+	// allocations.
+	flowHead, degradeHead []int32
+	flowNext, degradeNext []int32
+}
+
+func (c *ruleChanges) add(name string) {
+	if _, ok := c.slot[name]; !ok {
+		c.slot[name] = int32(len(c.names))
+		c.names = append(c.names, name)
+	}
+}
+
+// has reports whether name is a changed resource; a nil c holds every name.
+func (c *ruleChanges) has(name string) bool {
+	if c == nil {
+		return true
+	}
+	_, ok := c.slot[name]
+	return ok
+}
+
+// link fills the position chains for the new rules.
+func link[T any](c *ruleChanges, rules []T, resource func(T) string) (head, next []int32) {
+	head, next = make([]int32, len(c.names)), make([]int32, len(rules))
+	for i := range head {
+		head[i] = -1
+	}
+	for i := len(rules) - 1; i >= 0; i-- { // backwards, so chains run in load order
+		next[i] = -1
+		if s, ok := c.slot[resource(rules[i])]; ok {
+			next[i], head[s] = head[s], int32(i)
 		}
 	}
-	degradeBy := map[string][]int{}
-	for i, r := range degrade {
-		degradeBy[r.Resource] = append(degradeBy[r.Resource], i)
-		lookupOrCreateLocked(r.Resource)
-	}
-	resources := make([]*Resource, 0, len(registry.byName))
-	for _, r := range registry.byName {
-		resources = append(resources, r)
-	}
-	registry.Unlock()
+	return head, next
+}
 
-	next := make(map[*Resource]*ruleSet, len(resources))
-	for _, res := range resources {
-		next[res] = buildRuleSet(res, res.rules.Load(), flow, flowBy[res.name], degrade, degradeBy[res.name])
+// positions appends the chain starting at head to buf.
+func positions(buf []int, head int32, next []int32) []int {
+	for p := head; p >= 0; p = next[p] {
+		buf = append(buf, int(p))
 	}
-	for res, rs := range next {
-		res.rules.Store(rs)
+	return buf
+}
+
+// install publishes new rule sets for the resources in changed (see
+// changedResources). Callers hold rulesInForce's lock and have validated the
+// rules.
+func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool, changed *ruleChanges) {
+	if flowChanged {
+		flow = append([]FlowRule(nil), flow...)
+	}
+	if degradeChanged {
+		degrade = append([]DegradeRule(nil), degrade...)
+	}
+
+	if n := len(changed.names); n != 0 {
+		c := changed
+		c.flowHead, c.flowNext = link(c, flow, func(r FlowRule) string { return r.Resource })
+		c.degradeHead, c.degradeNext = link(c, degrade, func(r DegradeRule) string { return r.Resource })
+		registry.Lock()
+		reserveLocked(n)
+		resources := make([]*Resource, n)
+		for k, name := range c.names {
+			resources[k] = lookupOrCreateLocked(name)
+			for p := c.flowHead[k]; p >= 0; p = c.flowNext[p] {
+				if r := &flow[p]; r.Strategy == StrategyRelate {
+					lookupOrCreateLocked(r.RefResource)
+				}
+			}
+		}
+		registry.Unlock()
+
+		next := make([]*ruleSet, n)
+		var flowIdx, degradeIdx []int
+		for k, res := range resources {
+			flowIdx, degradeIdx = positions(flowIdx[:0], c.flowHead[k], c.flowNext), positions(degradeIdx[:0], c.degradeHead[k], c.degradeNext)
+			next[k] = buildRuleSet(res, res.rules.Load(), flow, flowIdx, degrade, degradeIdx)
+		}
+		for k, res := range resources {
+			res.rules.Store(next[k])
+		}
 	}
 
 	rulesInForce.flow, rulesInForce.degrade = flow, degrade
@@ -110,6 +199,48 @@ func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged
 	}
 }
 
+// reserveLocked makes room in the registry for n more resources at once, so
+// that a load naming many new resources does not grow the map step by step.
+// Callers hold registry's lock.
+func reserveLocked(n int) {
+	if len(registry.byName) >= n {
+		return // growing in steps costs little beside what is there
+	}
+	m := make(map[string]*Resource, len(registry.byName)+n)
+	for k, v := range registry.byName {
+		m[k] = v
+	}
+	registry.byName = m
+}
+
+// differing is how many positions of old and next differ.
+func differing[T comparable](old, next []T) int {
+	n := max(len(old), len(next)) - min(len(old), len(next))
+	for i := range min(len(old), len(next)) {
+		if old[i] != next[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// diffRules adds to c the resources named at a position where old and next
+// differ (either side's, so that a rule moving from one resource to another
+// changes both).
+func diffRules[T comparable](old, next []T, resource func(T) string, c *ruleChanges) {
+	for i := range max(len(old), len(next)) {
+		switch {
+		case i >= len(old):
+			c.add(resource(next[i]))
+		case i >= len(next):
+			c.add(resource(old[i]))
+		case old[i] != next[i]:
+			c.add(resource(old[i]))
+			c.add(resource(next[i]))
+		}
+	}
+}
+
 // buildRuleSet makes res's checks for the given rules, reusing checks and
 // breakers of old whose rule is identical so they keep their state (warm-up
 // tokens, pacing schedule, breaker state and statistics).
@@ -118,6 +249,7 @@ func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, d
 		return nil
 	}
 	rs := &ruleSet{}
+	rs.flow, rs.degrade = rs.oneFlow[:0], rs.oneDegrade[:0]
 	var oldFlow []*flowCheck
 	var oldDegrade []*breaker
 	if old != nil {

@@ -13,6 +13,11 @@ type ruleSet struct {
 	// ownWindows are rule windows with a non-default interval that count
 	// this resource's passes.
 	ownWindows []*leaparray.Window
+	// oneFlow and oneDegrade back flow and degrade while a resource has one
+	// rule of the kind, as most do: a load of 100k rules then allocates two
+	// objects fewer per resource.
+	oneFlow    [1]*flowCheck
+	oneDegrade [1]*breaker
 }
 
 // noRules is the rule set of a resource no rule names.

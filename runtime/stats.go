@@ -34,7 +34,8 @@ type node struct {
 }
 
 func newNode() *node {
-	return &node{second: leaparray.NewSecond(numEvents), inFlight: leaparray.NewGauge()}
+	second := leaparray.NewSecond(numEvents)
+	return &node{second: second, inFlight: second.NewGauge()}
 }
 
 // enablePerSecond turns on the previous-second counter (idempotent).

@@ -134,9 +134,18 @@ func ValidateFlowRules(rules []FlowRule) error {
 
 // ValidateDegradeRules checks every rule and returns all problems found,
 // joined; nil means LoadDegradeRules would accept the slice.
-func ValidateDegradeRules(rules []DegradeRule) error {
+func ValidateDegradeRules(rules []DegradeRule) error { return validateDegradeRules(rules, nil) }
+
+// validateDegradeRules is ValidateDegradeRules counting rules per resource
+// only for the resources in only, or for all when only is nil. A load
+// passes the resources whose rules changed: every other resource has the
+// rules of the last load, which passed the count.
+func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 	var errs []error
-	perResource := map[string]int{}
+	var perResource map[string]int
+	if len(rules) > maxDegradeRulesPerResource {
+		perResource = map[string]int{}
+	}
 	for i, r := range rules {
 		fail := func(field, reason string) {
 			errs = append(errs, &RuleError{Kind: "degrade", Index: i, Resource: r.Resource, Field: field, Reason: reason})
@@ -144,9 +153,11 @@ func ValidateDegradeRules(rules []DegradeRule) error {
 		if r.Resource == "" {
 			fail("Resource", "is empty")
 		}
-		perResource[r.Resource]++
-		if perResource[r.Resource] == maxDegradeRulesPerResource+1 {
-			fail("Resource", fmt.Sprintf("has more than %d degrade rules", maxDegradeRulesPerResource))
+		if perResource != nil && only.has(r.Resource) {
+			perResource[r.Resource]++
+			if perResource[r.Resource] == maxDegradeRulesPerResource+1 {
+				fail("Resource", fmt.Sprintf("has more than %d degrade rules", maxDegradeRulesPerResource))
+			}
 		}
 		switch r.Grade {
 		case DegradeSlowRatio, DegradeErrorCount:

@@ -47,21 +47,28 @@ import (
 // larger step would trade a larger slack for fewer re-sums.
 const boundStep = 64
 
-// bound is the bookkeeping of a Bounded window.
+// bound is the bookkeeping of a Bounded window: the version, on a cache
+// line of its own (it is read on every check), in the window's allocation
+// after the shared stripe. Its fields are words only, as the words it
+// lives among. Each owned stripe carries
+// its processor's cache in one more line after its buckets (see claim):
+// cacheID, cacheVersion and cacheOthers words, written only by that
+// processor, while pinned to it.
 type bound struct {
 	// version is bumped by every counter-0 write that crosses a multiple of
-	// boundStep. It has a cache line of its own: it is read on every check.
-	version *atomic.Uint64
-	// cache holds one line per owned stripe: cacheID, cacheVersion and
-	// cacheOthers words, written only by the processor owning the stripe,
-	// while pinned to it.
-	cache unsafe.Pointer
-	// slackOwned and slackAll are the slack with the owned stripes only, and
-	// with the shared stripe as well once it is in use.
-	slackOwned, slackAll int64
+	// boundStep, by every claim of a stripe, and by Reset.
+	version atomic.Uint64
+	// slack is what Window.slack returns; written only when a stripe is
+	// added to what reads sum.
+	slack atomic.Int64
+	// The rest of the line may hold the window's borrowed ring.
+	_ [boundSpare]uint64
 }
 
-// Word positions in a cache line of bound.cache.
+// boundSpare is how many words of a bound's line its fields leave free.
+const boundSpare = wordsPerLine - 2
+
+// Word positions in a processor's cache line.
 const (
 	cacheID      = 0
 	cacheVersion = 1
@@ -72,23 +79,27 @@ const (
 // times millions of years before the clock's zero).
 const noWindow = uint64(1) << 63
 
-func newBound(buckets, owned int) *bound {
-	step := int64(boundStep - 1)
-	b := &bound{
-		version:    &alignedWords(wordsPerLine)[0],
-		cache:      unsafe.Pointer(&alignedWords(owned * wordsPerLine)[0]),
-		slackOwned: (int64(buckets*owned) - 1) * step,
-		slackAll:   (int64(buckets*(owned+1)) - 1) * step,
-	}
-	for p := range owned {
-		b.cacheWord(p, cacheID).Store(noWindow)
-	}
-	return b
+// cacheWord is word i of the cache line of the processor whose stripe
+// starts at s.
+func (w *Window) cacheWord(s unsafe.Pointer, i int) *atomic.Uint64 {
+	return wordIn(s, uintptr(w.bucketMask+1)*w.stripeBytes+uintptr(i)*wordBytes)
 }
 
-// cacheWord is word i of processor p's cache line.
-func (b *bound) cacheWord(p int, i int) *atomic.Uint64 {
-	return (*atomic.Uint64)(unsafe.Add(b.cache, uintptr(p)*wordsPerLine*wordBytes+uintptr(i)*wordBytes))
+// slack is how far the true count can lie above a valid cached one (see
+// boundStep), for the stripes read now. It is kept in the window, as it
+// is read on every check.
+func (w *Window) slack() int64 { return w.bound.slack.Load() }
+
+// growSlack raises the slack to cover the stripes read now. Stripes are
+// never given back, so the slack only grows, and concurrent updates keep
+// the largest.
+func (w *Window) growSlack() {
+	next := (w.buckets*w.stripesRead() - 1) * (boundStep - 1)
+	for old := w.bound.slack.Load(); next > old; old = w.bound.slack.Load() {
+		if w.bound.slack.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 // announce bumps the version when a counter-0 word's count went from before
@@ -108,22 +119,24 @@ func (b *bound) announce(before, after uint64) {
 // limit, and on other windows, it sums them.
 func (w *Window) FitsPinned(id, delta, limit int64, pinned stripe.P) bool {
 	b, p := w.bound, pinned.Index()
-	if b == nil || uint(p) >= uint(w.owned) || w.everBorrowed.Load() {
+	if b == nil || uint(p) >= maxOwned || w.everBorrowed.Load() {
 		return w.CountWithBorrowedAt(id, 0)+delta <= limit
 	}
-	slack := b.slackOwned
-	if w.sharedUsed.Load() {
-		slack = b.slackAll
+	s := w.stripeOf(p)
+	if s == w.shared {
+		// No stripe, so no cache: this processor has not claimed a
+		// stripe of the window (it writes the shared one).
+		return w.count(id, 0)+delta <= limit
 	}
-	own := countIn((*atomic.Uint64)(w.stripeAt(id, p)), id)
+	own := countIn(wordIn(s, uintptr(w.slot(id))*w.stripeBytes), id)
 	version := b.version.Load()
-	cachedID, cachedVersion := b.cacheWord(p, cacheID), b.cacheWord(p, cacheVersion)
-	cachedOthers := b.cacheWord(p, cacheOthers)
+	cachedID, cachedVersion := w.cacheWord(s, cacheID), w.cacheWord(s, cacheVersion)
+	cachedOthers := w.cacheWord(s, cacheOthers)
 	if cachedID.Load() == uint64(id) && cachedVersion.Load() == version {
 		// Counts of one window only grow, so the cached sum is also a
 		// lower bound: a call that does not fit even on it does not fit.
 		low := int64(cachedOthers.Load()) + own + delta
-		if low+slack <= limit {
+		if low+w.slack() <= limit {
 			return true
 		}
 		if low > limit {

@@ -21,10 +21,27 @@ func withProcs(t *testing.T, n int) {
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 }
 
+// claimAll gives processors 0..n-1 a stripe of w each, as contention
+// would, so that tests can address owned stripes directly.
+func claimAll(w *Window, n int) *Window {
+	for i := range n {
+		w.claim(i)
+	}
+	return w
+}
+
+// stripeAt is counter 0 of processor p's stripe in window id's bucket.
+func stripeAt(w *Window, id int64, p int) *atomic.Uint64 {
+	return wordIn(w.stripeOf(p), uintptr(w.slot(id))*w.stripeBytes)
+}
+
 // cacheValid says whether p's cached sum would be consulted for window id.
 func cacheValid(w *Window, id int64, p stripe.P) bool {
-	b := w.bound
-	return b.cacheWord(p.Index(), cacheID).Load() == uint64(id) && b.cacheWord(p.Index(), cacheVersion).Load() == b.version.Load()
+	s := w.stripeOf(p.Index())
+	if s == w.shared {
+		return false
+	}
+	return w.cacheWord(s, cacheID).Load() == uint64(id) && w.cacheWord(s, cacheVersion).Load() == w.bound.version.Load()
 }
 
 // FitsPinned must give the answer of the full sum, whatever the writes on
@@ -35,8 +52,8 @@ func cacheValid(w *Window, id int64, p stripe.P) bool {
 // it fails if the cache is never used.
 func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 	withProcs(t, 4)
-	w := NewSecond(3)
-	stripes := w.owned
+	const stripes = 4
+	w := claimAll(NewSecond(3), stripes)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var cached, checks int
 	nowMs := int64(10_000)
@@ -52,7 +69,7 @@ func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 		reader := stripe.Of(rng.IntN(stripes))
 		sum := w.Count(nowMs, 0)
 		delta := int64(1 + rng.IntN(3))
-		slack := w.bound.slackOwned
+		slack := w.slack()
 		for _, limit := range []int64{
 			sum + delta - 1, sum + delta, // the exact boundary
 			sum + delta + slack - 1, sum + delta + slack, // the edge of the cache's margin
@@ -77,9 +94,10 @@ func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 // boundStep, and only then; other counters never announce.
 func TestCounterZeroAnnouncesEveryBoundStep(t *testing.T) {
 	withProcs(t, 2)
-	w := NewSecond(2)
+	w := claimAll(NewSecond(2), 1)
 	c := w.cursor(w.ID(0), stripe.Of(0))
-	version := func() uint64 { return w.bound.version.Load() }
+	base := w.bound.version.Load()
+	version := func() uint64 { return w.bound.version.Load() - base }
 	c.Add(0, boundStep-1)
 	if v := version(); v != 0 {
 		t.Fatalf("version %d after %d counts, want 0", v, boundStep-1)
@@ -108,13 +126,13 @@ func TestCounterZeroAnnouncesEveryBoundStep(t *testing.T) {
 // of the two answered.
 func TestFitsPinnedTrustsCacheUntilAnnounced(t *testing.T) {
 	withProcs(t, 2)
-	w := NewSecond(1)
+	w := claimAll(NewSecond(1), 2)
 	id := w.ID(0)
 	const limit = 1_000_000
 	if !w.FitsPinned(id, 1, limit, stripe.Of(0)) { // fills reader 0's cache
 		t.Fatal("empty window does not fit")
 	}
-	hidden := (*atomic.Uint64)(w.stripeAt(id, 1))
+	hidden := stripeAt(w, id, 1)
 	hidden.Store(uint64(id)&tagMask<<countBits | limit) // unannounced
 	if !w.FitsPinned(id, 1, limit, stripe.Of(0)) {
 		t.Fatal("reader re-summed although nothing was announced")
@@ -169,11 +187,12 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 // one, and admit one that meets it.
 func TestFitsPinnedSlackCoversWorstCase(t *testing.T) {
 	withProcs(t, 4)
-	w := NewSecond(1)
+	const owned = 4
+	w := claimAll(NewSecond(1), owned)
 	reader := stripe.Of(0)
 	nowMs := int64(5_700) // second bucket of its interval
 	id := w.ID(nowMs)
-	for s := range w.owned {
+	for s := range owned {
 		w.cursor(id-1, stripe.Of(s)).Add(0, 2*boundStep) // multiples of boundStep:
 		w.cursor(id, stripe.Of(s)).Add(0, boundStep)     // the next count announces nothing
 	}
@@ -181,7 +200,7 @@ func TestFitsPinnedSlackCoversWorstCase(t *testing.T) {
 		t.Fatal("window does not fit a huge limit")
 	}
 	version := w.bound.version.Load()
-	for s := range w.owned {
+	for s := range owned {
 		if stripe.Of(s) != reader {
 			w.cursor(id, stripe.Of(s)).Add(0, boundStep-1)
 		}
@@ -192,7 +211,7 @@ func TestFitsPinnedSlackCoversWorstCase(t *testing.T) {
 	}
 	sum := w.Count(nowMs, 0)
 	if w.FitsPinned(id, 1, sum, reader) {
-		t.Fatalf("count %d + 1 fits a limit of %d: the slack %d is too small", sum, sum, w.bound.slackOwned)
+		t.Fatalf("count %d + 1 fits a limit of %d: the slack %d is too small", sum, sum, w.slack())
 	}
 	if !w.FitsPinned(id, 1, sum+1, reader) {
 		t.Fatalf("count %d + 1 does not fit a limit of %d", sum, sum+1)

@@ -32,18 +32,27 @@
 //
 // # Stripes and pinned writes
 //
-// Every counter of a bucket is split into stripes: one per processor (P), up
-// to 16, each on its own cache lines, plus one shared stripe; reads sum the
-// stripes. A writer pinned to its processor (the runtime mechanism sync.Pool
-// relies on, reached through the runtime's internal package stripe) cannot
-// be moved or preempted: no other goroutine can write that processor's
-// stripe meanwhile, so Cursor.Add while pinned updates the tagged
-// word with a plain load and store instead of a locked compare-and-swap.
-// Unpinned writes, and writes from processors beyond the owned stripes (more
-// than 16, or GOMAXPROCS set above the CPU count after the window was made;
-// windows get a stripe per CPU even while GOMAXPROCS is lower), go to the shared
-// stripe with compare-and-swap, so they never race with a plain store. Gauge
-// is the same idea for a counter that goes up and down.
+// Every counter of a bucket is split into stripes: a shared stripe, and
+// stripes owned by processors (P), up to 16, each on its own cache lines;
+// reads sum the stripes. A writer pinned to its processor (the runtime
+// mechanism sync.Pool relies on, reached through the runtime's internal
+// package stripe) cannot be moved or preempted: no other goroutine can
+// write that processor's stripe meanwhile, so Cursor.Add while pinned
+// updates the tagged word with a plain load and store instead of a locked
+// compare-and-swap. Unpinned writes, writes from processors with index 16
+// or more, and writes from processors that have no stripe yet go to the
+// shared stripe with compare-and-swap, so they never race with a plain
+// store.
+//
+// Owned stripes are allocated lazily, where a window is used hard: a
+// processor claims one as the window's first pinned writer, when its
+// compare-and-swap on the shared stripe fails (contention), or when its
+// write takes a shared word across a multiple of 128 (a busy window). So
+// memory per window does not grow with GOMAXPROCS: an idle window holds
+// the shared stripe only. A claim allocates once per processor and window,
+// while pinned. Gauge is the same idea for a counter that goes up and
+// down; a gauge made with Window.NewGauge gets its stripes with its
+// window's.
 //
 // # Limit checks that stay on their own processor
 //

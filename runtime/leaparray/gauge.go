@@ -11,47 +11,96 @@ import (
 // a Window's buckets so concurrent updates from different processors do not
 // share a cache line. Reads sum the stripes; a read racing with updates sees
 // some of them, as any atomic counter read would.
+//
+// A gauge made by Window.NewGauge gets a processor's stripe when its window
+// does (see stripes.go): the runtime updates a resource's gauge next to its
+// window, so the window's view of contention serves both, and the gauge's
+// update stays small enough to inline. Until then a processor adds to the
+// shared stripe atomically.
 type Gauge struct {
-	// words holds one stripe per cache line: stripe i is words[i*wordsPerLine].
-	// Stripes 0..owned-1 belong to processors 0..owned-1 (plain stores under
-	// pinning); stripe owned is shared (atomic adds), as in Window.
-	words []atomic.Uint64
-	first unsafe.Pointer // &words[0], for index-free addressing on the hot path
-	owned int
+	// shared is written by atomic adds, on a line of its own.
+	shared *atomic.Uint64
+	// procs[i] is processor i's stripe (a line of its own), or shared
+	// until it has one; read and written atomically. hi is one more
+	// than the highest index with a stripe.
+	procs [maxOwned]unsafe.Pointer
+	hi    atomic.Int32
 }
 
-// NewGauge returns a zero Gauge.
+func newGauge() *Gauge {
+	g := &Gauge{shared: &alignedWords(wordsPerLine)[0]}
+	for i := range g.procs {
+		g.procs[i] = unsafe.Pointer(g.shared)
+	}
+	return g
+}
+
+// NewGauge returns a zero Gauge with a stripe for every processor below
+// maxOwned, for gauges written without a window to follow.
 func NewGauge() *Gauge {
-	owned := stripe.Count()
-	words := alignedWords((owned + 1) * wordsPerLine)
-	return &Gauge{words: words, first: unsafe.Pointer(&words[0]), owned: owned}
+	g := newGauge()
+	for i := range maxOwned {
+		g.claim(i)
+	}
+	return g
 }
 
-// cell is stripe i (0 <= i <= g.owned).
-func (g *Gauge) cell(i int) *atomic.Uint64 {
-	return (*atomic.Uint64)(unsafe.Add(g.first, uintptr(i)*wordsPerLine*wordBytes))
+// NewGauge returns a zero Gauge that gets a processor's stripe when w does.
+// A window has at most one such gauge; a second call replaces the first's
+// link (the first keeps working on its shared stripe).
+func (w *Window) NewGauge() *Gauge {
+	g := newGauge()
+	w.gauge.Store(g)
+	// A processor that claimed before the link would otherwise go on
+	// writing the gauge's shared stripe.
+	for i := range maxOwned {
+		if w.owns(i) {
+			g.claim(i)
+		}
+	}
+	return g
 }
 
 // Add adds delta (which may be negative) to the shared stripe.
-func (g *Gauge) Add(delta int64) { g.cell(g.owned).Add(uint64(delta)) }
+func (g *Gauge) Add(delta int64) { g.shared.Add(uint64(delta)) }
 
 // AddPinned adds delta from a goroutine pinned to p: a load and a
 // plain store on p's own stripe, or an atomic add on the shared one when p
-// has no stripe of its own.
+// has none.
 func (g *Gauge) AddPinned(delta int64, p stripe.P) {
-	if i := p.Index(); uint(i) < uint(g.owned) {
-		c := g.cell(i)
-		stripe.Store(c, c.Load()+uint64(delta))
-		return
+	if i := p.Index(); uint(i) < maxOwned {
+		if c := g.cell(i); c != g.shared {
+			stripe.Store(c, c.Load()+uint64(delta))
+			return
+		}
 	}
 	g.Add(delta)
 }
 
+// cell is processor i's stripe (i < maxOwned), or shared.
+func (g *Gauge) cell(i int) *atomic.Uint64 { return (*atomic.Uint64)(atomic.LoadPointer(&g.procs[i])) }
+
+// claim gives processor i a stripe. Only processor i, pinned, or the
+// goroutine making the gauge calls it, so the slot has one writer.
+func (g *Gauge) claim(i int) {
+	if g.cell(i) != g.shared {
+		return
+	}
+	atomic.StorePointer(&g.procs[i], unsafe.Pointer(&alignedWords(wordsPerLine)[0]))
+	for h := g.hi.Load(); h <= int32(i); h = g.hi.Load() {
+		if g.hi.CompareAndSwap(h, int32(i+1)) {
+			break
+		}
+	}
+}
+
 // Load returns the sum of all stripes.
 func (g *Gauge) Load() int64 {
-	var sum uint64
-	for i := 0; i < len(g.words); i += wordsPerLine {
-		sum += g.words[i].Load()
+	sum := g.shared.Load()
+	for i, hi := 0, int(g.hi.Load()); i < hi && i < maxOwned; i++ {
+		if c := g.cell(i); c != g.shared {
+			sum += c.Load()
+		}
 	}
 	return int64(sum) // two's complement: stripes may be negative individually
 }

@@ -3,6 +3,7 @@ package leaparray
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"unsafe"
 
@@ -34,13 +35,15 @@ const wordsPerLine = 8
 const wordBytes = 8 // size of one counter word
 
 // Window is a ring of time buckets, each holding a fixed number of counters.
-// Every counter of every bucket is split into stripes: one owned by each
-// processor (up to 16), written by that processor alone while pinned to it,
-// plus one shared stripe written with compare-and-swap by everyone else
-// (unpinned writers, and processors beyond the owned stripes). A reader sums
-// all stripes, so concurrent writers on different cores do not bounce one
-// cache line between them. All methods are safe for concurrent use and never
-// block or allocate.
+// Every counter of every bucket is split into stripes: a shared stripe,
+// written with compare-and-swap by anyone, and stripes owned by processors
+// (up to maxOwned), each written by its processor alone while pinned to it.
+// Owned stripes are allocated lazily, where a window is written hard (see
+// stripes.go), so an idle or lightly used window holds one stripe whatever
+// the core count. A reader sums all stripes, so concurrent writers on
+// different cores do not bounce one cache line between them. All methods
+// are safe for concurrent use and never block; only the write that claims
+// a processor's stripe allocates.
 type Window struct {
 	intervalMs int64
 	widthMs    int64
@@ -52,20 +55,27 @@ type Window struct {
 	// slots, and tags make the spare slots' contents harmless.
 	bucketMask uint64
 	counters   int
-	stride     int // words per stripe: counters rounded up to a cache line
-	stripes    int // owned stripes plus the shared one
-	owned      int // stripes 0..owned-1 belong to processors 0..owned-1; stripe owned is shared
-	words      []atomic.Uint64
-	// The hot paths address words by pointer arithmetic from first, in
-	// bytes: this spares a bounds check per word read (indexes are computed
-	// from the geometry, never from callers, except counter, which is
-	// checked once per call).
-	first       unsafe.Pointer
-	bucketBytes uintptr
+	// stripeBytes is the size of one bucket of a stripe: counters rounded
+	// up to whole cache lines.
 	stripeBytes uintptr
+	// shared is counter 0 of slot 0 of the shared stripe. The hot paths
+	// address words by pointer arithmetic from it and from owned stripes'
+	// first words: this spares a bounds check per word read (indexes are
+	// computed from the geometry, never from callers, except counter, which
+	// is checked once per call).
+	shared unsafe.Pointer
 	// sharedUsed turns true with the first write to the shared stripe; until
-	// then reads skip it (the runtime writes pinned, so usually it never is).
+	// then reads skip it.
 	sharedUsed atomic.Bool
+	// Owned stripes, see stripes.go: procs[i] is processor i's stripe, or
+	// shared until it claims one; read and written atomically.
+	procs [maxOwned]unsafe.Pointer
+	// hi is one more than the highest processor index with a stripe, and
+	// claimed how many processors have one.
+	hi, claimed atomic.Int32
+	// gauge gets a processor's stripe when the window does (see
+	// Window.NewGauge); nil if none follows the window.
+	gauge atomic.Pointer[Gauge]
 
 	// Borrowed counts for current and future windows, one word per window,
 	// in a ring of buckets+lookahead slots so that a window being borrowed
@@ -97,8 +107,8 @@ type Config struct {
 	Lookahead int
 	// Bounded keeps the bookkeeping that lets FitsPinned answer for counter
 	// 0 without reading other processors' stripes unless the count is near
-	// the limit (see FitsPinned). It costs a cache line per processor and
-	// one atomic add per 64 counts per processor.
+	// the limit (see FitsPinned). It costs a cache line per window and one
+	// per owned stripe, and one atomic add per 64 counts per processor.
 	Bounded bool
 }
 
@@ -117,33 +127,48 @@ func New(cfg Config) (*Window, error) {
 		return nil, errors.New("leaparray: Lookahead must not be negative")
 	}
 	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
-	owned := stripe.Count()
-	stripes := owned + 1
-	w := &Window{
-		intervalMs: cfg.IntervalMs,
-		widthMs:    cfg.IntervalMs / int64(cfg.Buckets),
-		invWidth:   float64(cfg.Buckets) / float64(cfg.IntervalMs),
-		buckets:    int64(cfg.Buckets),
-		counters:   cfg.Counters,
-		stride:     stride,
-		stripes:    stripes,
-		owned:      owned,
-		words:      alignedWords(stride * stripes * ringSize(cfg.Buckets)),
-		lookahead:  int64(cfg.Lookahead),
+	ring := ringSize(cfg.Buckets)
+	// One allocation holds the shared stripe, then the bound's line, then
+	// the borrowed ring, in the bound line's spare words when it fits
+	// (borrowing is rare, so its writes seldom disturb the line): a
+	// resource has several windows, and large loads make many resources
+	// at once.
+	words, boundAt, borrowAt := stride*ring, 0, 0
+	if cfg.Bounded && stripe.Linked {
+		boundAt, words = words, words+wordsPerLine
 	}
-	w.bucketMask = uint64(ringSize(cfg.Buckets) - 1)
-	w.first = unsafe.Pointer(&w.words[0])
-	w.stripeBytes = uintptr(stride) * wordBytes
-	w.bucketBytes = uintptr(stripes) * w.stripeBytes
+	borrowRing := 0
+	if cfg.Lookahead > 0 {
+		borrowRing = ringSize(cfg.Buckets + cfg.Lookahead)
+		if boundAt != 0 && borrowRing <= boundSpare {
+			borrowAt = boundAt + wordsPerLine - boundSpare
+		} else {
+			borrowAt, words = words, words+borrowRing
+		}
+	}
+	buf := alignedWords(words)
+	w := &Window{
+		intervalMs:  cfg.IntervalMs,
+		widthMs:     cfg.IntervalMs / int64(cfg.Buckets),
+		invWidth:    float64(cfg.Buckets) / float64(cfg.IntervalMs),
+		buckets:     int64(cfg.Buckets),
+		bucketMask:  uint64(ring - 1),
+		counters:    cfg.Counters,
+		stripeBytes: uintptr(stride) * wordBytes,
+		shared:      unsafe.Pointer(&buf[0]),
+		lookahead:   int64(cfg.Lookahead),
+	}
+	for i := range w.procs {
+		w.procs[i] = w.shared
+	}
 	w.xorLimit = 1 << countBits
-	if cfg.Bounded && owned > 0 {
-		w.bound = newBound(cfg.Buckets, owned)
+	if boundAt != 0 {
+		w.bound = (*bound)(unsafe.Pointer(&buf[boundAt])) // a line of words: bound's layout
 		w.xorLimit = boundStep
 	}
-	if cfg.Lookahead > 0 {
-		ring := ringSize(cfg.Buckets + cfg.Lookahead)
-		w.borrowed = make([]atomic.Uint64, ring)
-		w.borrowMask = uint64(ring - 1)
+	if borrowRing > 0 {
+		w.borrowed = buf[borrowAt : borrowAt+borrowRing : borrowAt+borrowRing]
+		w.borrowMask = uint64(borrowRing - 1)
 	}
 	return w, nil
 }
@@ -159,10 +184,18 @@ func ringSize(n int) int {
 
 // alignedWords returns n zeroed words starting on a cache-line boundary, so
 // that each stripe (a whole number of lines) really has its lines to itself.
+// A request rounded up to whole lines comes back aligned from the Go
+// allocator (the size classes such requests fall in are multiples of a
+// line, in page-aligned spans), which spares padding; the fallback pads.
 func alignedWords(n int) []atomic.Uint64 {
+	const line = wordsPerLine * wordBytes
+	lines := (n + wordsPerLine - 1) / wordsPerLine * wordsPerLine
+	if buf := make([]atomic.Uint64, lines); uintptr(unsafe.Pointer(&buf[0]))%line == 0 {
+		return buf[:n:n]
+	}
 	buf := make([]atomic.Uint64, n+wordsPerLine-1)
 	skip := 0
-	for uintptr(unsafe.Pointer(&buf[skip]))%(wordsPerLine*wordBytes) != 0 {
+	for uintptr(unsafe.Pointer(&buf[skip]))%line != 0 {
 		skip++
 	}
 	return buf[skip : skip+n : skip+n]
@@ -258,17 +291,19 @@ func (w *Window) WindowStart(nowMs int64) int64 { return w.windowID(nowMs) * w.w
 // reports whether the delta was recorded (false when the word already belongs
 // to a newer window, i.e. the caller's time is stale). before is the word's
 // count for window id before the add.
-func add(p *atomic.Uint64, id int64, delta uint64) (before uint64, ok bool) {
+// contended is true when a compare-and-swap failed on the way.
+func add(p *atomic.Uint64, id int64, delta uint64) (before uint64, ok, contended bool) {
 	tag := uint64(id) & tagMask
 	for {
 		old := p.Load()
 		before, ok = countBefore(old, tag)
 		if !ok {
-			return 0, false
+			return 0, false, contended
 		}
 		if p.CompareAndSwap(old, tag<<countBits|saturated(before, delta)) {
-			return before, true
+			return before, true, contended
 		}
+		contended = true
 	}
 }
 
@@ -310,17 +345,27 @@ type Cursor struct {
 	w   *Window
 	id  int64
 	ptr unsafe.Pointer // counter 0 of the cursor's stripe in its bucket
-	// owned is true when the cursor was made pinned, for a stripe that
-	// only the pinned processor writes: writes then need no atomic
-	// read-modify-write.
-	owned bool
+	// proc says whose stripe ptr is in: processor proc's own (proc >= 0),
+	// on which the pinned processor's writes need no atomic
+	// read-modify-write; or the shared one (proc < 0), written by
+	// processor -2-proc, which may claim a stripe when it is below
+	// maxOwned (see stripes.go), or unpinned (proc -1 or noProc). One word, written
+	// whole: a cursor built field by field in partial words made copying it
+	// stall on store forwarding.
+	proc int
 }
+
+// noProc is the proc of a cursor that cannot claim a stripe.
+const noProc = math.MinInt
+
+// owned reports whether the cursor writes its processor's own stripe.
+func (c Cursor) owned() bool { return c.proc >= 0 }
 
 // At positions a Cursor at nowMs on the shared stripe. Its writes use
 // compare-and-swap and are safe unpinned.
 func (w *Window) At(nowMs int64) Cursor {
 	id := w.windowID(nowMs)
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, w.owned)}
+	return Cursor{w: w, id: id, ptr: w.sharedAt(id), proc: noProc}
 }
 
 // AtPinned positions a Cursor at nowMs on the stripe of p, the processor
@@ -331,33 +376,27 @@ func (w *Window) AtPinned(nowMs int64, p stripe.P) Cursor {
 }
 
 func (w *Window) cursor(id int64, p stripe.P) Cursor {
-	i := p.Index()
-	owned := uint(i) < uint(w.owned)
-	if !owned {
-		// A processor without a stripe of its own shares the CAS-written one.
-		i = w.owned
+	// Kept small enough to inline: it is on the path of every write. A
+	// processor without a stripe of its own finds the shared one in its
+	// slot, and writes it until it claims one (see Cursor.addSlow).
+	i, first := p.Index(), w.shared
+	if uint(i) < maxOwned {
+		first = w.stripeOf(i)
 	}
-	return Cursor{w: w, id: id, ptr: w.stripeAt(id, i), owned: owned}
-}
-
-// readBytes is how many bytes of each bucket reads must cover: the owned
-// stripes, plus the shared one once it has been written.
-func (w *Window) readBytes() uintptr {
-	if w.sharedUsed.Load() {
-		return w.bucketBytes
+	if first == w.shared {
+		i = -2 - i
 	}
-	return w.bucketBytes - w.stripeBytes
+	return Cursor{w: w, id: id, ptr: unsafe.Add(first, uintptr(w.slot(id))*w.stripeBytes), proc: i}
 }
 
-// stripeAt is counter 0 of stripe (0 <= stripe <= w.owned) in window id's
-// bucket.
-func (w *Window) stripeAt(id int64, stripe int) unsafe.Pointer {
-	return unsafe.Add(w.first, uintptr(w.slot(id))*w.bucketBytes+uintptr(stripe)*w.stripeBytes)
+// sharedAt is counter 0 of the shared stripe in window id's bucket.
+func (w *Window) sharedAt(id int64) unsafe.Pointer {
+	return unsafe.Add(w.shared, uintptr(w.slot(id))*w.stripeBytes)
 }
 
-// wordAt is the word at byte offset off from first.
-func (w *Window) wordAt(off uintptr) *atomic.Uint64 {
-	return (*atomic.Uint64)(unsafe.Add(w.first, off))
+// wordIn is the word at byte offset off from p.
+func wordIn(p unsafe.Pointer, off uintptr) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(p, off))
 }
 
 func (w *Window) checkCounter(counter int) {
@@ -408,7 +447,7 @@ func (c Cursor) Add(counter int, delta int64) bool {
 // other counters take that path too, once per boundStep counts, to keep
 // this test one comparison).
 func (c Cursor) TryAdd(counter int, delta int64) bool {
-	if uint(counter) < uint(c.w.counters) && c.owned {
+	if uint(counter) < uint(c.w.counters) && c.proc >= 0 {
 		p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
 		old := p.Load()
 		if next := old + uint64(delta); old>>countBits == uint64(c.id)&tagMask && old^next < c.w.xorLimit {
@@ -425,9 +464,28 @@ func (c Cursor) TryAdd(counter int, delta int64) bool {
 func (c Cursor) addSlow(counter int, delta uint64) bool {
 	w := c.w
 	w.checkCounter(counter)
-	p := (*atomic.Uint64)(unsafe.Add(c.ptr, uintptr(counter)*wordBytes))
-	if !c.owned {
-		return w.addShared(p, counter, c.id, delta)
+	if i := -2 - c.proc; c.proc < 0 && uint(i) < maxOwned {
+		// A pinned writer without a stripe of its own: take one if the
+		// window has none yet (its first writer), or use the one it
+		// claimed since the cursor was made; otherwise write the shared
+		// stripe, and claim a stripe if that write met contention or found
+		// the shared stripe busy (see stripes.go).
+		if !w.owns(i) && w.hi.Load() == 0 {
+			w.claim(i)
+		}
+		if w.owns(i) {
+			return w.cursor(c.id, stripe.Of(i)).addSlow(counter, delta)
+		}
+		ok, busy := w.addShared(wordIn(c.ptr, uintptr(counter)*wordBytes), counter, c.id, delta)
+		if busy {
+			w.claim(i)
+		}
+		return ok
+	}
+	p := wordIn(c.ptr, uintptr(counter)*wordBytes)
+	if !c.owned() {
+		ok, _ := w.addShared(p, counter, c.id, delta)
+		return ok
 	}
 	tag := uint64(c.id) & tagMask
 	before, ok := countBefore(p.Load(), tag)
@@ -442,16 +500,22 @@ func (c Cursor) addSlow(counter int, delta uint64) bool {
 	return true
 }
 
-// addShared is Add on the shared stripe, by compare-and-swap.
-func (w *Window) addShared(p *atomic.Uint64, counter int, id int64, delta uint64) bool {
+// addShared is Add on the shared stripe, by compare-and-swap. busy
+// reports that a compare-and-swap failed (another writer got in between)
+// or that the word's count crossed a multiple of sharedBusy.
+func (w *Window) addShared(p *atomic.Uint64, counter int, id int64, delta uint64) (ok, busy bool) {
 	if !w.sharedUsed.Load() {
 		w.sharedUsed.Store(true) // before the write, so readers that see it see the flag
+		if w.bound != nil {
+			w.growSlack()
+		}
 	}
-	before, ok := add(p, id, delta)
+	before, ok, contended := add(p, id, delta)
+	after := saturated(before, delta)
 	if ok && counter == 0 && w.bound != nil {
-		w.bound.announce(before, before+delta)
+		w.bound.announce(before, after)
 	}
-	return ok
+	return ok, contended || before^after >= sharedBusy
 }
 
 // ID is the window ID of the cursor's bucket (see Window.ID).
@@ -466,20 +530,19 @@ func (c Cursor) CountPair(a, b int) (int64, int64) {
 	w.checkCounter(a)
 	w.checkCounter(b)
 	offA, offB := uintptr(a)*wordBytes, uintptr(b)*wordBytes
-	span := w.readBytes()
 	var sa, sb int64
-	for id := c.id - w.buckets + 1; id <= c.id; id++ {
-		tag := uint64(id) & tagMask
-		off := uintptr(w.slot(id)) * w.bucketBytes
-		for end := off + span; off < end; off += w.stripeBytes {
-			if v := w.wordAt(off + offA).Load(); v>>countBits == tag {
+	w.eachStripe(func(first unsafe.Pointer) {
+		for id := c.id - w.buckets + 1; id <= c.id; id++ {
+			tag := uint64(id) & tagMask
+			off := uintptr(w.slot(id)) * w.stripeBytes
+			if v := wordIn(first, off+offA).Load(); v>>countBits == tag {
 				sa += int64(v & countMask)
 			}
-			if v := w.wordAt(off + offB).Load(); v>>countBits == tag {
+			if v := wordIn(first, off+offB).Load(); v>>countBits == tag {
 				sb += int64(v & countMask)
 			}
 		}
-	}
+	})
 	return sa, sb
 }
 
@@ -505,19 +568,29 @@ func (w *Window) Count(nowMs int64, counter int) int64 {
 }
 
 func (w *Window) count(cur int64, counter int) int64 {
-	// One flat loop over every stripe of every bucket in the interval: this
-	// is on the path of every flow check.
+	// A flat loop per stripe over the buckets of the interval: this is on
+	// the path of every flow check near its limit.
 	w.checkCounter(counter)
 	offC := uintptr(counter) * wordBytes
-	span := w.readBytes()
+	var sum int64
+	if w.sharedUsed.Load() {
+		sum = w.stripeCount(w.shared, cur, offC)
+	}
+	for i, hi := 0, int(w.hi.Load()); i < hi && i < maxOwned; i++ {
+		if s := w.stripeOf(i); s != w.shared {
+			sum += w.stripeCount(s, cur, offC)
+		}
+	}
+	return sum
+}
+
+// stripeCount sums the word at offC of each bucket of the interval ending in
+// window cur, in the stripe starting at first.
+func (w *Window) stripeCount(first unsafe.Pointer, cur int64, offC uintptr) int64 {
 	var sum int64
 	for id := cur - w.buckets + 1; id <= cur; id++ {
-		tag := uint64(id) & tagMask
-		off := uintptr(w.slot(id))*w.bucketBytes + offC
-		for end := off + span; off < end; off += w.stripeBytes {
-			if v := w.wordAt(off).Load(); v>>countBits == tag {
-				sum += int64(v & countMask)
-			}
+		if v := wordIn(first, uintptr(w.slot(id))*w.stripeBytes+offC).Load(); v>>countBits == uint64(id)&tagMask {
+			sum += int64(v & countMask)
 		}
 	}
 	return sum
@@ -526,11 +599,11 @@ func (w *Window) count(cur int64, counter int) int64 {
 // bucketCount sums counter over the stripes of window id's bucket.
 func (w *Window) bucketCount(id int64, counter int) int64 {
 	w.checkCounter(counter)
+	offC := uintptr(counter) * wordBytes
 	var sum int64
-	off := uintptr(w.slot(id))*w.bucketBytes + uintptr(counter)*wordBytes
-	for end := off + w.readBytes(); off < end; off += w.stripeBytes {
-		sum += countIn(w.wordAt(off), id)
-	}
+	w.eachStripe(func(first unsafe.Pointer) {
+		sum += countIn(wordIn(first, uintptr(w.slot(id))*w.stripeBytes+offC), id)
+	})
 	return sum
 }
 
@@ -570,7 +643,7 @@ func (w *Window) Borrow(nowMs, atMs int64, delta int64) bool {
 	if !w.everBorrowed.Load() {
 		w.everBorrowed.Store(true)
 	}
-	_, ok := add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
+	_, ok, _ := add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
 	return ok
 }
 
@@ -620,9 +693,11 @@ func (w *Window) BorrowedAt(atMs int64) int64 {
 // runtime only resets a breaker's window when the breaker closes, where a
 // stray count from that instant is harmless.
 func (w *Window) Reset() {
-	for i := range w.words {
-		w.words[i].Store(0)
-	}
+	w.eachStripe(func(first unsafe.Pointer) {
+		for off := uintptr(0); off < uintptr(w.bucketMask+1)*w.stripeBytes; off += wordBytes {
+			wordIn(first, off).Store(0)
+		}
+	})
 	for i := range w.borrowed {
 		w.borrowed[i].Store(0)
 	}

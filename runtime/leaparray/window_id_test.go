@@ -43,6 +43,9 @@ func TestTryAddLeavesCrossingsToAdd(t *testing.T) {
 	if !c.Add(0, 1) {
 		t.Fatal("Add refused a fresh word")
 	}
+	// Stripes are claimed lazily: that first Add claimed processor 0's, so
+	// a cursor made now writes it (c still names the shared stripe).
+	c = w.AtID(5, p)
 	for i := int64(2); i < boundStep; i++ {
 		if !c.TryAdd(0, 1) {
 			t.Fatalf("TryAdd refused count %d, below boundStep", i)

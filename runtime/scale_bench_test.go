@@ -1,0 +1,230 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"strconv"
+	"testing"
+)
+
+// Scale benchmarks: what resources and rules cost in memory, and what rule
+// loads cost in time, at sizes where costs that grow with resources, rules or
+// cores show. Memory benchmarks run at GOMAXPROCS 2 and 16 (sub-benchmarks
+// procs=2 and procs=16), because per-processor structures are what grows
+// with cores. Run them with -benchtime=1x (each iteration builds 100k
+// resources):
+//
+//	go test ./runtime -run '^$' -bench 'Scale' -benchtime=1x -count 3
+
+// scaleN is how many resources and rules the scale benchmarks build.
+const scaleN = 100_000
+
+// scaleProcs are the GOMAXPROCS settings the memory benchmarks report.
+var scaleProcs = []int{2, 16}
+
+// heapInUse is the live heap after a full collection.
+func heapInUse() uint64 {
+	goruntime.GC()
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// forgetResources drops the named resources from the registry, so that a
+// benchmark's resources do not outlive it (the registry has no public
+// removal: handles are meant to live as long as the process).
+func forgetResources(names []string) {
+	registry.Lock()
+	for _, n := range names {
+		delete(registry.byName, n)
+	}
+	registry.Unlock()
+}
+
+// scaleNames returns n resource names unique to this run.
+func scaleNames(prefix string, n int) []string {
+	base := prefix + strconv.FormatInt(resourceSeq.Add(1), 10) + "/"
+	names := make([]string, n)
+	for i := range names {
+		names[i] = base + strconv.Itoa(i)
+	}
+	return names
+}
+
+func scaleFlowRules(names []string) []FlowRule {
+	rules := make([]FlowRule, len(names))
+	for i, n := range names {
+		rules[i] = FlowRule{Resource: n, Grade: FlowGradeQPS, Count: float64(100 + i%1000)}
+	}
+	return rules
+}
+
+func scaleDegradeRules(names []string) []DegradeRule {
+	rules := make([]DegradeRule, len(names))
+	for i, n := range names {
+		rules[i] = DegradeRule{Resource: n, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}
+	}
+	return rules
+}
+
+// withProcs runs fn as sub-benchmarks at each of scaleProcs.
+func withProcs(b *testing.B, fn func(b *testing.B)) {
+	for _, p := range scaleProcs {
+		b.Run("procs="+strconv.Itoa(p), func(b *testing.B) {
+			defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(p))
+			fn(b)
+		})
+	}
+}
+
+// BenchmarkScaleIdleResource reports the heap one declared resource takes
+// while no rule names it and no call has run (B/resource).
+func BenchmarkScaleIdleResource(b *testing.B) {
+	withProcs(b, func(b *testing.B) {
+		var per float64
+		for b.Loop() {
+			names := scaleNames("idle", scaleN)
+			before := heapInUse()
+			for _, n := range names {
+				NewResource(n)
+			}
+			per = float64(heapInUse()-before) / scaleN
+			forgetResources(names)
+		}
+		b.ReportMetric(per, "B/resource")
+	})
+}
+
+// BenchmarkScaleBreaker reports the heap one slow-ratio breaker takes on an
+// existing resource (B/breaker).
+func BenchmarkScaleBreaker(b *testing.B) {
+	withProcs(b, func(b *testing.B) {
+		var per float64
+		for b.Loop() {
+			names := scaleNames("breaker", scaleN)
+			for _, n := range names {
+				NewResource(n)
+			}
+			rules := scaleDegradeRules(names)
+			before := heapInUse()
+			if err := LoadDegradeRules(rules); err != nil {
+				b.Fatal(err)
+			}
+			per = float64(heapInUse()-before) / scaleN
+			mustClear(b)
+			forgetResources(names)
+		}
+		b.ReportMetric(per, "B/breaker")
+	})
+}
+
+// BenchmarkScaleResourcesWithRules reports the heap of 100k resources with
+// one QPS flow rule and one slow-ratio breaker each (MiB in total), rules
+// and registry included.
+func BenchmarkScaleResourcesWithRules(b *testing.B) {
+	withProcs(b, func(b *testing.B) {
+		var mib float64
+		for b.Loop() {
+			names := scaleNames("ruled", scaleN)
+			flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+			before := heapInUse()
+			for _, n := range names {
+				NewResource(n)
+			}
+			if err := LoadRules(flow, degrade); err != nil {
+				b.Fatal(err)
+			}
+			mib = float64(heapInUse()-before) / (1 << 20)
+			mustClear(b)
+			forgetResources(names)
+		}
+		b.ReportMetric(mib, "MiB")
+	})
+}
+
+func mustClear(b *testing.B) {
+	b.Helper()
+	if err := LoadRules(nil, nil); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkScaleLoadFlow is the first load of 100k flow rules, each naming
+// a resource not declared yet (ns/op is one load).
+func BenchmarkScaleLoadFlow(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		names := scaleNames("loadflow", scaleN)
+		rules := scaleFlowRules(names)
+		goruntime.GC() // the last iteration's garbage is not this load's cost
+		b.StartTimer()
+		if err := LoadFlowRules(rules); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		mustClear(b)
+		forgetResources(names)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkScaleLoadDegrade is the first load of 100k degrade rules on
+// declared resources.
+func BenchmarkScaleLoadDegrade(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		names := scaleNames("loaddegrade", scaleN)
+		for _, n := range names {
+			NewResource(n)
+		}
+		rules := scaleDegradeRules(names)
+		goruntime.GC() // the last iteration's garbage is not this load's cost
+		b.StartTimer()
+		if err := LoadDegradeRules(rules); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		mustClear(b)
+		forgetResources(names)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkScaleChangeOneFlowRule reloads 100k flow rules (with 100k
+// breakers in force) in which one rule's Count changed: the edit a rule
+// file watcher turns into a full load.
+func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
+	names := scaleNames("changeflow", scaleN)
+	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+	if err := LoadRules(flow, degrade); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	i := 0
+	for b.Loop() {
+		flow[scaleN/2].Count = float64(i%2 + 1)
+		i++
+		if err := LoadFlowRules(flow); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScaleChangeOneDegradeRule is BenchmarkScaleChangeOneFlowRule for
+// a breaker's rule.
+func BenchmarkScaleChangeOneDegradeRule(b *testing.B) {
+	names := scaleNames("changedegrade", scaleN)
+	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+	if err := LoadRules(flow, degrade); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	i := 0
+	for b.Loop() {
+		degrade[scaleN/2].TimeWindowSec = i%2 + 5
+		i++
+		if err := LoadDegradeRules(degrade); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
