@@ -10,7 +10,7 @@
 // package leaparray) and at the rule set currently in force for it, an
 // immutable value that rule loads replace with one atomic store.
 //
-// Resource.Entry reads the Clock once, loads the rule set, and runs the
+// Resource.Entry loads the rule set, reads the Clock once, and runs the
 // checks in Sentinel's order: the flow rules in load order, cluster-mode
 // rules last (QPS or
 // concurrency; reject, warm-up, rate limiter or both; direct, relate or chain
@@ -31,7 +31,11 @@
 // All time comes from the Clock in force (SetClock); waits go through it too.
 // The default clock caches a monotonic reading refreshed every millisecond by
 // a ticker that runs only while calls flow, so response times have
-// millisecond precision, as in Sentinel. Tests install a ManualClock.
+// millisecond precision, as in Sentinel. The cache cannot go stale unseen:
+// the runtime compares it with a real reading every 64 passes and every 64
+// blocks on each processor, and the ticker checks how late it woke; a cache
+// more than 4 ms behind turns every read into a real one until the ticker
+// keeps time again. Tests install a ManualClock.
 //
 // # Rules
 //
