@@ -135,8 +135,10 @@ func (b *breaker) isBad(rtMs int64, failed bool) bool {
 // good calls skip the window sums; bad calls are always judged. The
 // decisions are Sentinel's, at a fraction of the cost per good call.
 func (b *breaker) recordAndJudge(c leaparray.Cursor, bad, probe bool) bool {
-	c.Add(brTotal, 1)
-	if bad {
+	if !c.TryAdd(brTotal, 1) { // TryAdd inlines: the common case costs no call
+		c.Add(brTotal, 1)
+	}
+	if bad && !c.TryAdd(brBad, 1) {
 		c.Add(brBad, 1)
 	}
 	switch BreakerState(b.state.Load()) {

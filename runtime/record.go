@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+import (
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
+)
 
 // The statistics layer's writes. Entry pins the goroutine to its processor
 // from its first check and ends with recordPass or recordBlock, which
@@ -81,8 +84,10 @@ func (e *Entry) Exit() {
 	// calls listeners, waits until after Unpin.
 	var changes uint64
 	for i, b := range e.rules.degrade {
-		c := b.window.AtID(id, p) // same bucket width: same window ID
-		if b.window.WidthMs() != stats.second.WidthMs() {
+		var c leaparray.Cursor
+		if b.window.WidthMs() == stats.second.WidthMs() {
+			c = b.window.AtID(id, p) // same bucket width: same window ID
+		} else {
 			c = b.window.AtPinned(nowMs, p)
 		}
 		if b.recordAndJudge(c, b.isBad(rtMs, e.failed), e.probes&(1<<i) != 0) {

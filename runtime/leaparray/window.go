@@ -233,11 +233,17 @@ const defaultWidthMs = 500
 // windowID is the number of the window that contains nowMs (floor
 // division, so times before zero still map to distinct windows).
 func (w *Window) windowID(nowMs int64) int64 {
-	if nowMs >= 0 && w.widthMs == defaultWidthMs {
-		// The width of every second-level window and of most breakers':
-		// division by a constant compiles to a multiply and a shift, a
-		// few cycles against the dozen of the float path below.
-		return int64(uint64(nowMs) / defaultWidthMs)
+	if nowMs >= 0 {
+		// The width of every second-level window, and the one bucket of a
+		// breaker with the default statIntervalMs: division by a constant
+		// compiles to a multiply and a shift, a few cycles against the
+		// dozen of the float path below.
+		switch w.widthMs {
+		case defaultWidthMs:
+			return int64(uint64(nowMs) / defaultWidthMs)
+		case 1000:
+			return int64(uint64(nowMs) / 1000)
+		}
 	}
 	if nowMs >= 0 && nowMs < 1<<52 {
 		// Estimate with a multiply and fix the rounding error, which is at
