@@ -334,27 +334,3 @@ func genDeclOwner(d *ast.GenDecl) string {
 	}
 	return "a declaration"
 }
-
-// recvTypeName returns T for receivers written T, *T, T[P] or *T[P, Q].
-func recvTypeName(fl *ast.FieldList) string {
-	if fl == nil || len(fl.List) == 0 {
-		return ""
-	}
-	e := fl.List[0].Type
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
-}

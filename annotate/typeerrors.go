@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"path/filepath"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/astutil"
 )
 
 // typeErrors converts the package's type errors, except the tolerated
@@ -120,7 +122,7 @@ func addGeneratedNames(names map[string]bool, fd *ast.FuncDecl) {
 		names[guardedName(fd.Name.Name)] = true
 		return
 	}
-	if name := recvTypeName(fd.Recv); name != "" {
+	if name := astutil.RecvTypeName(fd.Recv); name != "" {
 		names[guardedName(name)] = true
 		names[constructorName(name)] = true
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
+	"github.com/sentinelgen/sentinelgen/internal/astutil"
 )
 
 // undeclaredNames returns the resource names the directives of the
@@ -79,37 +80,12 @@ func directiveName(fset *token.FileSet, fn *ast.FuncDecl, pkgPath string) string
 		if pkgPath == "" {
 			return ""
 		}
-		if recv := receiverTypeName(fn); recv != "" {
+		if recv := astutil.RecvTypeName(fn.Recv); recv != "" {
 			return pkgPath + "." + recv + "." + fn.Name.Name
 		}
 		return pkgPath + "." + fn.Name.Name
 	}
 	return ""
-}
-
-// receiverTypeName is the name of fn's receiver type without pointer and
-// type arguments, "" for a function.
-func receiverTypeName(fn *ast.FuncDecl) string {
-	if fn.Recv == nil || len(fn.Recv.List) == 0 {
-		return ""
-	}
-	t := fn.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // importPath is the import path of the package in dir, from the module

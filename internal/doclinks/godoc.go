@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sentinelgen/sentinelgen/internal/astutil"
 )
 
 // modulePath is the import path prefix of every module in this repository;
@@ -69,7 +71,7 @@ func (p *goPackage) addDecl(d ast.Decl) {
 			p.ids[d.Name.Name] = true
 			return
 		}
-		if recv := receiverName(d.Recv.List[0].Type); recv != "" {
+		if recv := astutil.RecvTypeName(d.Recv); recv != "" {
 			p.ids[recv+"."+d.Name.Name] = true
 		}
 	case *ast.GenDecl:
@@ -89,24 +91,6 @@ func (p *goPackage) addDecl(d ast.Decl) {
 					p.ids[n.Name] = true
 				}
 			}
-		}
-	}
-}
-
-// receiverName is T for receivers of type T, *T, T[K] and *T[K].
-func receiverName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
 		}
 	}
 }
