@@ -286,8 +286,9 @@ func (fw *fileWriter) runtimeName() string {
 	return fw.rtAsName
 }
 
-// importEdits adds the runtime import after the package clause when a
-// written type needed it.
+// importEdits adds the runtime import when a written type needed it: into
+// the file's last parenthesised import declaration, after its last import
+// declaration, or after the package clause.
 func (fw *fileWriter) importEdits() []TextEdit {
 	if !fw.needsRT {
 		return nil
@@ -296,8 +297,22 @@ func (fw *fileWriter) importEdits() []TextEdit {
 	if fw.rtAsName != "runtime" {
 		spec = fw.rtAsName + " " + spec
 	}
+	var last *ast.GenDecl
+	for _, d := range fw.file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			last = gd
+		}
+	}
+	switch {
+	case last != nil && last.Rparen.IsValid():
+		at := fw.c.position(last.Rparen)
+		return []TextEdit{{Pos: at, End: at, NewText: "\t" + spec + "\n"}}
+	case last != nil:
+		at := fw.c.position(last.End())
+		return []TextEdit{{Pos: at, End: at, NewText: "\nimport " + spec}}
+	}
 	at := fw.c.position(fw.file.Name.End())
-	return []TextEdit{{Pos: at, End: at, NewText: "\n\nimport " + spec}}
+	return []TextEdit{{Pos: at, End: at, NewText: "\n\nimport  " + spec}}
 }
 
 // resultsText writes a result list without names: "", "T" or "(T, U)".
