@@ -312,7 +312,7 @@ func (fw *fileWriter) importEdits() []TextEdit {
 		return []TextEdit{{Pos: at, End: at, NewText: "\nimport " + spec}}
 	}
 	at := fw.c.position(fw.file.Name.End())
-	return []TextEdit{{Pos: at, End: at, NewText: "\n\nimport  " + spec}}
+	return []TextEdit{{Pos: at, End: at, NewText: "\n\nimport " + spec}}
 }
 
 // resultsText writes a result list without names: "", "T" or "(T, U)".
