@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"go/ast"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
@@ -28,6 +29,12 @@ parameter or results differ come with suggested fixes.`,
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if hasSyntaxErrors(pass.Files) {
+		// The driver reports the syntax errors (go vet, the compiler,
+		// golangci-lint's typecheck); checks on a partial tree would only
+		// add noise, and the generator reports those errors alone too.
+		return nil, nil
+	}
 	files := newFileIndex(pass.Fset)
 	model, diags := annotate.Check(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo, annotate.CheckOptions{TypeErrors: pass.TypeErrors})
 	for _, d := range diags {
@@ -39,6 +46,24 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// hasSyntaxErrors reports whether the parser left a Bad node anywhere.
+func hasSyntaxErrors(files []*ast.File) bool {
+	bad := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.BadDecl, *ast.BadExpr, *ast.BadStmt:
+				bad = true
+			}
+			return !bad
+		})
+		if bad {
+			return true
+		}
+	}
+	return false
 }
 
 // fileIndex turns the token.Positions annotate reports back into the
