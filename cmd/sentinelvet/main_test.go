@@ -1,4 +1,8 @@
-package main_test
+package main
+
+// The test is in package main, not main_test, so that the go command's
+// test cache sees the analyzer's code as a dependency: the test runs the
+// tool as a subprocess, which the cache cannot see.
 
 import (
 	"bytes"
