@@ -24,10 +24,11 @@ func testdata(t *testing.T) string {
 // beside the source: the misspelt name replaced (bare and quoted), the
 // missing handler stubbed after the annotated method or function (with
 // the runtime import added when the file lacks it), the signature
-// rewritten when only the trailing parameter or the results differ, and
+// rewritten when only the trailing parameter or the results differ, a
+// handler of another package renamed, a defaultFallback stubbed, and
 // no fix when the leading parameters differ too.
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), analyzer.Analyzer, "./fixes", "./noimport")
+	analysistest.RunWithSuggestedFixes(t, testdata(t), analyzer.Analyzer, "./fixes", "./noimport", "./imported/...", "./bare")
 }
 
 // TestGeneratedFile checks the comparison with sentinel_gen.go: an up to
