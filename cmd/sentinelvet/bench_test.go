@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkGoVet times the whole go command: go vet ./... (vet's own
@@ -15,7 +16,7 @@ import (
 // SENTINEL_BENCH_SYNTH names it, the synthetic module of scripts/genspeed.
 //
 // go vet caches its results per package, so each iteration first rewrites
-// a small _test.go file in every package: that invalidates the vet result
+// a small _test.go file in every package with content never used before: that invalidates the vet result
 // of each package's test variant, which go vet checks, without forcing a
 // compile of anything (no build depends on a _test.go file). The files are
 // removed at the end.
@@ -31,11 +32,12 @@ func BenchmarkGoVet(b *testing.B) {
 	for _, m := range mods {
 		dir := m[1]
 		pkgs := packageDirs(b, dir)
-		iteration := 0
 		bust := func() {
-			iteration++
+			// The content must never repeat, not even across runs of the
+			// benchmark, or go vet answers from its cache.
+			nonce := time.Now().UnixNano()
 			for pkgDir, name := range pkgs {
-				src := fmt.Sprintf("package %s\n\n// Rewritten by BenchmarkGoVet (iteration %d) to defeat go vet's cache.\n", name, iteration)
+				src := fmt.Sprintf("package %s\n\n// Rewritten by BenchmarkGoVet (%d) to defeat go vet's cache.\n", name, nonce)
 				if err := os.WriteFile(filepath.Join(pkgDir, "zz_vetbench_test.go"), []byte(src), 0o644); err != nil {
 					b.Fatal(err)
 				}
