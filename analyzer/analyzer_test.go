@@ -31,10 +31,11 @@ func testdata(t *testing.T) string {
 // the runtime import added when the file lacks it), the signature
 // rewritten when only the trailing parameter or the results differ, a
 // handler of another package renamed, a defaultFallback stubbed, a
-// method of a generic type stubbed (zero value *new(V)), and
+// method of a generic type stubbed (zero value *new(V)), two stubs for
+// one directive with the one import they need, and
 // no fix when the leading parameters differ too.
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(t), analyzer.Analyzer, "./fixes", "./noimport", "./imported/...", "./bare", "./generic")
+	analysistest.RunWithSuggestedFixes(t, testdata(t), analyzer.Analyzer, "./fixes", "./noimport", "./imported/...", "./bare", "./generic", "./twostubs")
 }
 
 // TestGeneratedFile checks the comparison with sentinel_gen.go: an up to

@@ -287,8 +287,9 @@ func (fw *fileWriter) runtimeName() string {
 }
 
 // importEdits adds the runtime import when a written type needed it: into
-// the file's last parenthesised import declaration, after its last import
-// declaration, or after the package clause.
+// the file's last parenthesised import declaration, into a block made of
+// a single import "x", or after the package clause. Two fixes of one file
+// make identical edits, which drivers merge.
 func (fw *fileWriter) importEdits() []TextEdit {
 	if !fw.needsRT {
 		return nil
@@ -307,6 +308,13 @@ func (fw *fileWriter) importEdits() []TextEdit {
 	case last != nil && last.Rparen.IsValid():
 		at := fw.c.position(last.Rparen)
 		return []TextEdit{{Pos: at, End: at, NewText: "\t" + spec + "\n"}}
+	case last != nil && len(last.Specs) == 1:
+		// import "x" becomes a block holding both.
+		return []TextEdit{{
+			Pos:     fw.c.position(last.Pos()),
+			End:     fw.c.position(last.End()),
+			NewText: "import (\n\t" + fw.c.nodeText(last.Specs[0]) + "\n\t" + spec + "\n)",
+		}}
 	case last != nil:
 		at := fw.c.position(last.End())
 		return []TextEdit{{Pos: at, End: at, NewText: "\nimport " + spec}}
