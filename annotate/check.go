@@ -67,6 +67,7 @@ type annotated struct {
 // checker holds the state of one checkPackage call.
 type checker struct {
 	fset  *token.FileSet
+	files []*ast.File // the package's syntax, where a handler's declaration is found for a fix
 	pkg   *types.Package
 	info  *types.Info
 	diags []Diagnostic
@@ -83,6 +84,7 @@ type checker struct {
 func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, opts CheckOptions) checkResult {
 	c := &checker{
 		fset:    fset,
+		files:   files,
 		pkg:     pkg,
 		info:    info,
 		emitted: generatedNames(fset, files),

@@ -14,6 +14,7 @@ type handlerSite struct {
 	fn   *Func
 	sig  *types.Signature
 	file *ast.File
+	decl *ast.FuncDecl // the annotated declaration, where a handler stub goes
 }
 
 // genericRecv reports whether the annotated method's receiver type is generic.
@@ -88,7 +89,8 @@ func (c *checker) lookupHandler(key string, arg Arg, site handlerSite, h *Handle
 		where = "the method set of " + site.fn.Recv.TypeName + " or package " + c.pkg.Name()
 		candidates = append(candidates, c.methodNames(site)...)
 	}
-	c.report(arg.ValuePos, "%s %s not found in %s%s", key, name, where, didYouMean(name, candidates))
+	c.report(arg.ValuePos, "%s %s not found in %s%s", key, name, where, didYouMean(name, candidates)).Fixes =
+		c.missingHandlerFixes(h.Role, arg, name, candidates, site)
 	return nil
 }
 
@@ -141,13 +143,13 @@ func (c *checker) lookupImportedFunc(key string, arg Arg, qual, name string, sit
 	// they exist. Either way the name cannot be called from here.
 	if !token.IsExported(name) {
 		c.report(arg.ValuePos, "%s %s is not exported by package %s%s", key, arg.Value, imported.Name(),
-			didYouMean(name, exportedFuncs(imported)))
+			didYouMean(name, exportedFuncs(imported))).Fixes = renameFixes(arg, qual+".", name, exportedFuncs(imported))
 		return nil
 	}
 	obj := imported.Scope().Lookup(name)
 	if obj == nil {
 		c.report(arg.ValuePos, "%s %s not found: package %s has no function %s%s", key, arg.Value, imported.Name(), name,
-			didYouMean(name, exportedFuncs(imported)))
+			didYouMean(name, exportedFuncs(imported))).Fixes = renameFixes(arg, qual+".", name, exportedFuncs(imported))
 		return nil
 	}
 	fn, ok := obj.(*types.Func)

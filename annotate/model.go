@@ -199,6 +199,10 @@ type Diagnostic struct {
 	Pos     token.Position
 	Message string
 	Related []RelatedInfo
+	// Fixes are mechanical edits that resolve the problem, each one a
+	// complete alternative (the analyzer's SuggestedFixes). The command
+	// line does not apply them. None of them edits a generated file.
+	Fixes []Fix
 }
 
 // RelatedInfo is a secondary position of a Diagnostic.

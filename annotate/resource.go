@@ -55,7 +55,7 @@ func (c *checker) resource(a annotated) *Resource {
 	if arg, ok := a.dir.Lookup(KeyResourceType); ok {
 		r.ResourceType = resourceTypes[arg.Value]
 	}
-	hs := handlerSite{fn: fn, sig: sig, file: a.file}
+	hs := handlerSite{fn: fn, sig: sig, file: a.file, decl: a.decl}
 	if arg, ok := a.dir.Lookup(KeyBlockHandler); ok {
 		r.BlockHandler = c.handler(RoleBlockHandler, arg, hs)
 	}

@@ -113,6 +113,7 @@ func (c *checker) reportSignature(role HandlerRole, h *Handler, site handlerSite
 	c.report(h.Pos, "%s %s has the wrong signature: want %s, have %s%s",
 		roleKeys[h.Role], h.Written, wantText, formatSignature(h.Type, qf), hint).Related =
 		[]RelatedInfo{{Pos: h.DeclPos, Message: h.Name + " declared here"}}
+	c.diags[len(c.diags)-1].Fixes = c.signatureFixes(role, h, site)
 }
 
 func sameResults(a, b *types.Tuple) bool {

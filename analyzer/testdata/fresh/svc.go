@@ -1,0 +1,22 @@
+// Package fresh holds a directive and, as its name says, its generated file.
+package fresh
+
+import (
+	"context"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// Service is guarded.
+type Service struct{}
+
+// Get is guarded.
+//
+//sentinel:resource name=fresh.get blockHandler=getBlocked
+func (s *Service) Get(ctx context.Context, id string) (string, error) {
+	return id, nil
+}
+
+func (s *Service) getBlocked(ctx context.Context, id string, blockErr *runtime.BlockError) (string, error) {
+	return "", blockErr
+}

@@ -1,0 +1,18 @@
+module github.com/sentinelgen/sentinelgen/lintplugin
+
+go 1.26.0
+
+require (
+	github.com/golangci/plugin-module-register v0.1.2
+	github.com/sentinelgen/sentinelgen v0.0.0
+	golang.org/x/tools v0.52.0
+)
+
+require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)
+
+// Until sentinelgen is tagged, the plugin builds against this checkout.
+replace github.com/sentinelgen/sentinelgen => ../
