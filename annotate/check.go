@@ -194,10 +194,17 @@ func (c *checker) collect(f *ast.File) []annotated {
 	for _, cg := range f.Comments {
 		var first *ast.Comment
 		for _, cm := range cg.List {
+			pos := c.position(cm.Slash)
+			if msg := nearMiss(cm.Text); msg != "" {
+				if funcDocs[cg] == nil {
+					msg += ", in the doc comment of a func (directly above the func line)"
+				}
+				c.report(pos, "%s", msg)
+				continue
+			}
 			if !strings.HasPrefix(cm.Text, DirectivePrefix) {
 				continue
 			}
-			pos := c.position(cm.Slash)
 			if word := directiveWord(cm.Text); word != "resource" {
 				c.report(pos, "unknown directive %s%s%s", DirectivePrefix, word, didYouMean(word, []string{"resource"}))
 				continue
