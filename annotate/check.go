@@ -89,14 +89,14 @@ func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 		namePos: map[*Resource]token.Position{},
 		quals:   map[string]map[string]string{},
 	}
-	model := &Package{Path: pkg.Path(), Name: pkg.Name(), Types: pkg, Reserved: map[string]bool{}}
+	model := &Package{Path: pkg.Path(), Name: pkg.Name(), File: GeneratedFileName, Types: pkg, Reserved: map[string]bool{}}
 	var found []annotated
 	for _, f := range files {
 		name := fset.Position(f.Package).Filename
 		if model.Dir == "" {
 			model.Dir = filepath.Dir(name)
 		}
-		if filepath.Base(name) == GeneratedFileName {
+		if IsGeneratedFile(filepath.Base(name)) {
 			continue
 		}
 		found = append(found, c.collect(f)...)
@@ -138,7 +138,7 @@ func (c *checker) isUserObject(obj types.Object) bool {
 	if obj == nil {
 		return false
 	}
-	return filepath.Base(c.position(obj.Pos()).Filename) != GeneratedFileName
+	return !IsGeneratedFile(filepath.Base(c.position(obj.Pos()).Filename))
 }
 
 // qualifier writes types of this package unqualified and others with their

@@ -78,6 +78,7 @@ func loadAndCheck(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, er
 	}
 	wg.Wait()
 	models, diags := collect(results)
+	models, diags = everyPlatform(cfg, loaded, models, diags)
 	verbosef(cfg.Verbose, "annotate: checked %d packages in %v: %d ok, %d diagnostics", len(results), time.Since(start), len(models), len(diags))
 	return models, diags, route, nil
 }

@@ -71,9 +71,20 @@ func loadWithPackages(cfg Config) ([]*Package, error) {
 	return out, nil
 }
 
-// isPrevious reports whether the file is a Previous one.
+// isPrevious reports whether the file is a Previous one: Previous itself,
+// or one of its per-build-constraint siblings (for "x.go", "x_*.go" other
+// than a test file), which a generator writes for platforms other than
+// the one loaded, and which may be the one the go command includes here.
 func (cfg *Config) isPrevious(filename string) bool {
-	return cfg.Previous != "" && filepath.Base(filename) == cfg.Previous
+	if cfg.Previous == "" {
+		return false
+	}
+	base := filepath.Base(filename)
+	if base == cfg.Previous {
+		return true
+	}
+	stem := strings.TrimSuffix(cfg.Previous, ".go") + "_"
+	return strings.HasPrefix(base, stem) && strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, "_test.go")
 }
 
 // userFileMode is how both loaders parse the user's files.
