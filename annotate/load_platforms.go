@@ -27,20 +27,24 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 	}
 	host := hostPlatform(cfg.Env)
 	plans := map[string][]variant{}
+	bad := map[string]bool{} // packages with a problem: no model at all
 	var paths []string
 	for _, p := range loaded {
 		s := scanDir(p)
 		diags = append(diags, s.diags...)
+		bad[p.Path] = len(s.diags) > 0
 		if len(s.constrained) == 0 {
 			continue
 		}
 		vs, d := planVariants(s.sortedConstraints(), fixed, host)
 		diags = append(diags, d...)
-		if len(vs) > 0 {
+		bad[p.Path] = bad[p.Path] || len(d) > 0
+		if len(vs) > 0 && !bad[p.Path] {
 			plans[p.Path] = vs
 			paths = append(paths, p.Path)
 		}
 	}
+	models = slices.DeleteFunc(models, func(m *Package) bool { return bad[m.Path] })
 	if len(plans) == 0 {
 		return models, dedupe(diags)
 	}
@@ -82,7 +86,6 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 		}
 	}
 
-	bad := map[string]bool{}
 	var extra []*Package
 	for _, path := range paths {
 		var mine []*Package

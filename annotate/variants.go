@@ -142,7 +142,7 @@ func groupConstraint(cs []constrainedFile, vector []bool, size int, points []poi
 	for i, c := range cs {
 		terms[i] = c.expr
 		if !vector[i] {
-			terms[i] = &constraint.NotExpr{X: c.expr}
+			terms[i] = not(c.expr)
 		}
 	}
 	count := func(ts []constraint.Expr) int {
@@ -167,6 +167,14 @@ func groupConstraint(cs []constrainedFile, vector []bool, size int, points []poi
 		x = and(x, t)
 	}
 	return x
+}
+
+// not negates x; the go command rejects "!!x", so a negation is undone.
+func not(x constraint.Expr) constraint.Expr {
+	if n, ok := x.(*constraint.NotExpr); ok {
+		return n.X
+	}
+	return &constraint.NotExpr{X: x}
 }
 
 func all(ts []constraint.Expr, p point, fixed map[string]bool) bool {
