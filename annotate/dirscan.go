@@ -38,11 +38,8 @@ type constrainedFile struct {
 // so that guard would silently not exist.
 func scanDir(p *loader.Package) scanned {
 	s := scanned{constrained: map[string]constrainedFile{}}
-	if len(p.Files) == 0 {
-		return s
-	}
 	loaded := map[string]bool{}
-	dir := ""
+	dir := p.Dir
 	for _, f := range p.Files {
 		name := p.Fset.Position(f.Package).Filename
 		loaded[filepath.Base(name)] = true
@@ -51,6 +48,9 @@ func scanDir(p *loader.Package) scanned {
 			continue
 		}
 		s.note(p.Fset, f)
+	}
+	if dir == "" {
+		return s
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {

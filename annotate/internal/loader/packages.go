@@ -57,14 +57,14 @@ func loadWithPackages(cfg Config) ([]*Package, error) {
 	}
 	out := make([]*Package, 0, len(pkgs))
 	for _, p := range pkgs {
-		lp := &Package{Path: p.PkgPath, Name: p.Name, Fset: p.Fset, Files: p.Syntax, TypeErrors: p.TypeErrors, Errors: cfg.listErrors(p)}
+		lp := &Package{Path: p.PkgPath, Name: p.Name, Dir: p.Dir, Fset: p.Fset, Files: p.Syntax, TypeErrors: p.TypeErrors, Errors: cfg.listErrors(p)}
 		if p.Types != nil && p.TypesInfo != nil && len(p.Syntax) > 0 {
 			lp.Types, lp.Info = p.Types, p.TypesInfo
 		}
 		if len(p.Syntax) == 0 && len(lp.Errors) == 0 {
 			// A package of test files only: nothing to check, and no
-			// directory to write to.
-			continue
+			// directory to write to, but its test files are looked at.
+			lp.TypeErrors = nil
 		}
 		out = append(out, lp)
 	}
