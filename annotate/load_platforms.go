@@ -26,6 +26,10 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 		}
 	}
 	host := hostPlatform(cfg.Env)
+	hostOK := map[string]bool{} // packages the host load found no problem in
+	for _, m := range models {
+		hostOK[m.Path] = true
+	}
 	plans := map[string][]variant{}
 	bad := map[string]bool{} // packages with a problem: no model at all
 	var paths []string
@@ -39,7 +43,7 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 		vs, d := planVariants(s.sortedConstraints(), fixed, host)
 		diags = append(diags, d...)
 		bad[p.Path] = bad[p.Path] || len(d) > 0
-		if len(vs) > 0 && !bad[p.Path] {
+		if len(vs) > 0 && !bad[p.Path] && hostOK[p.Path] {
 			plans[p.Path] = vs
 			paths = append(paths, p.Path)
 		}
@@ -49,60 +53,71 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 		return models, dedupe(diags)
 	}
 
-	// One load per configuration, for all the packages that need it.
-	byPoint := map[string][]string{}
-	points := map[string]point{}
+	// One load per configuration, for all the packages that need it. A
+	// group whose first platform does not compile the package (plan9 for a
+	// package written for unix and windows) tries others of its group; a
+	// group where none does is not a platform of the package at all, and
+	// gets no generated file.
+	type job struct {
+		path string
+		v    int // index into plans[path]
+	}
+	done := map[job]*checkResult{}
+	var pending []job
 	for _, path := range paths {
-		for _, v := range plans[path] {
-			k := pointKey(v.at)
-			if !slices.Contains(byPoint[k], path) {
-				byPoint[k] = append(byPoint[k], path)
+		for i := range plans[path] {
+			pending = append(pending, job{path, i})
+		}
+	}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		byPoint := map[string][]job{}
+		var keys []string
+		for _, j := range pending {
+			at := plans[j.path][j.v].alts[attempt]
+			k := pointKey(at)
+			if _, seen := byPoint[k]; !seen {
+				keys = append(keys, k)
 			}
-			points[k] = v.at
+			byPoint[k] = append(byPoint[k], j)
 		}
-	}
-	type loadedAt struct {
-		result checkResult
-		ok     bool
-	}
-	results := map[string]map[string]loadedAt{} // point key -> path -> result
-	for k, ps := range byPoint {
-		at := points[k]
-		c := cfg
-		c.Patterns = ps
-		c.Env = platformEnv(cfg.Env, at)
-		c.Tags = append(slices.Clone(cfg.Tags), trueTags(at)...)
-		c.Verbose = nil
-		lps, _, err := loader.Load(c)
-		results[k] = map[string]loadedAt{}
-		if err != nil {
-			// The package has no files there (all of them are constrained
-			// to other platforms): nothing is generated for this group.
-			continue
+		var retry []job
+		for _, k := range keys {
+			jobs := byPoint[k]
+			at := plans[jobs[0].path][jobs[0].v].alts[attempt]
+			got := loadAt(cfg, at, jobs, func(j job) string { return j.path })
+			for _, j := range jobs {
+				r, compiles := got(j.path)
+				switch {
+				case compiles:
+					done[j] = r
+				case attempt+1 < len(plans[j.path][j.v].alts):
+					retry = append(retry, j)
+				default:
+					verbosef(cfg.Verbose, "annotate: %s does not compile for %s (nor for the other platforms tried of its group); no %s for them",
+						j.path, plans[j.path][j.v].constraint, plans[j.path][j.v].file)
+				}
+			}
 		}
-		generated := generatedByPath(lps)
-		for _, lp := range lps {
-			results[k][lp.Path] = loadedAt{checkLoaded(lp, generated), true}
-		}
+		pending = retry
 	}
 
 	var extra []*Package
 	for _, path := range paths {
 		var mine []*Package
-		for _, v := range plans[path] {
-			r, ok := results[pointKey(v.at)][path]
-			if !ok || !r.ok {
+		for i, v := range plans[path] {
+			r := done[job{path, i}]
+			if r == nil {
 				continue
 			}
-			if len(r.result.diags) > 0 {
+			if len(r.diags) > 0 {
 				bad[path] = true
-				diags = append(diags, r.result.diags...)
+				diags = append(diags, r.diags...)
 				continue
 			}
-			if r.result.model == nil {
+			if r.model == nil {
 				continue
 			}
-			m := r.result.model
+			m := r.model
 			m.File, m.Constraint = v.file, v.constraint
 			mine = append(mine, m)
 		}
@@ -116,6 +131,48 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.File, b.File))
 	})
 	return out, dedupe(diags)
+}
+
+// loadAt loads the jobs' packages for one configuration and returns, per
+// package path, its check result and whether the package compiles there
+// as it stands (errors about the names generation declares aside). A
+// package the load does not yield (no files there) does not compile.
+func loadAt[J any](cfg loader.Config, at point, jobs []J, path func(J) string) func(string) (*checkResult, bool) {
+	c := cfg
+	c.Patterns = nil
+	for _, j := range jobs {
+		if p := path(j); !slices.Contains(c.Patterns, p) {
+			c.Patterns = append(c.Patterns, p)
+		}
+	}
+	c.Env = platformEnv(cfg.Env, at)
+	c.Tags = append(slices.Clone(cfg.Tags), trueTags(at)...)
+	c.Verbose = nil
+	lps, _, err := loader.Load(c)
+	if err != nil {
+		return func(string) (*checkResult, bool) { return nil, false }
+	}
+	generated := generatedByPath(lps)
+	type entry struct {
+		r        checkResult
+		compiles bool
+	}
+	byPath := map[string]entry{}
+	for _, lp := range lps {
+		ok := len(lp.Errors) == 0 && lp.Types != nil
+		own := generated(lp.Path)
+		for _, e := range lp.TypeErrors {
+			ok = ok && isTolerated(e, lp.Files, lp.Info, own, generated)
+		}
+		byPath[lp.Path] = entry{checkLoaded(lp, generated), ok}
+	}
+	return func(p string) (*checkResult, bool) {
+		e, found := byPath[p]
+		if !found {
+			return nil, false
+		}
+		return &e.r, e.compiles
+	}
 }
 
 // hostPlatform is the platform the go command builds for without GOOS or

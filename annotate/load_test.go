@@ -105,3 +105,29 @@ func TestLoadTestOnlyPackage(t *testing.T) {
 	assert.Equal(t, "example.com/testonly", pkgs[0].Path)
 	assert.Equal(t, dir, pkgs[0].Dir)
 }
+
+// A package written for unix and windows only (as go.etcd.io/bbolt is)
+// does not compile for plan9 or js with or without sentinelgen: those
+// platforms get no generated file, and no diagnostic, while unix and
+// windows get theirs.
+func TestLoadSkipsPlatformsThePackageIsNotWrittenFor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module example.com/lock\n\ngo 1.26.0\n",
+		"db.go":           "package lock\n\nfunc Open() error { return lockFile() }\n",
+		"lock_unix.go":    "//go:build unix\n\npackage lock\n\n//sentinel:resource\nfunc lockFile() error { return nil }\n",
+		"lock_windows.go": "package lock\n\n//sentinel:resource\nfunc lockFile() error { return nil }\n",
+	}
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	pkgs, diags, err := Load(dir, []string{"."}, Options{})
+	require.NoError(t, err)
+	assert.Empty(t, diags)
+	var got []string
+	for _, p := range pkgs {
+		got = append(got, fmt.Sprintf("%s [%s] %d", p.File, p.Constraint, len(p.Resources)))
+	}
+	assert.Equal(t, []string{"sentinel_gen_unix.go [unix] 1", "sentinel_gen_windows.go [windows] 1"}, got)
+}

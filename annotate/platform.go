@@ -114,7 +114,31 @@ func fileConstraint(fset *token.FileSet, f *ast.File) constraint.Expr {
 			}
 		}
 	}
-	return and(x, nameConstraint(fset.Position(f.Package).Filename))
+	name := nameConstraint(fset.Position(f.Package).Filename)
+	if x != nil && name != nil && implies(x, name) {
+		return x // bolt_aix.go with //go:build aix: no "aix && aix"
+	}
+	return and(x, name)
+}
+
+// implies reports whether y holds wherever x does, over every port and
+// every value of x's custom tags.
+func implies(x, y constraint.Expr) bool {
+	free := map[string]bool{}
+	freeTags(x, nil, free)
+	if len(free) > maxFreeTags {
+		return false
+	}
+	var names []string
+	for t := range free {
+		names = append(names, t)
+	}
+	for _, p := range universe(names, ports[0]) {
+		if eval(x, p, nil) && !eval(y, p, nil) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameConstraint is what a file name implies, as go/build's goodOSArchFile

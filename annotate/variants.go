@@ -24,7 +24,14 @@ type variant struct {
 	file       string // base name
 	constraint string // the //go:build expression; "" for none
 	at         point  // the configuration the package is loaded for
+	// alts are at and up to maxTries-1 other configurations of the group,
+	// each with another GOOS where the group has one, tried in turn when
+	// the package does not compile for the previous one.
+	alts []point
 }
+
+// maxTries bounds the platforms tried for one group.
+const maxTries = 4
 
 // planVariants returns the generated files of a package whose directive
 // files have the constraints cs (at least one), and the positions of
@@ -81,7 +88,10 @@ func planVariants(cs []constrainedFile, fixed map[string]bool, host platform) ([
 	used := map[string]bool{}
 	for _, g := range groups {
 		x := groupConstraint(live, g.vector, len(g.points), points, fixed)
-		v := variant{at: g.points[0], file: GeneratedFileName}
+		if alt := systemsConstraint(g.points, points, fixed); alt != nil && x != nil && len(alt.String()) < len(x.String()) {
+			x = alt
+		}
+		v := variant{at: g.points[0], file: GeneratedFileName, alts: alternatives(g.points)}
 		if x != nil {
 			v.constraint = x.String()
 		}
@@ -93,6 +103,23 @@ func planVariants(cs []constrainedFile, fixed map[string]bool, host platform) ([
 	}
 	slices.SortFunc(out, func(a, b variant) int { return strings.Compare(a.file, b.file) })
 	return out, diags
+}
+
+// alternatives picks up to maxTries points of a group, the first one and
+// then one per further GOOS, so that a retry meets other system files.
+func alternatives(group []point) []point {
+	out := []point{group[0]}
+	seen := map[string]bool{group[0].goos: true}
+	for _, p := range group[1:] {
+		if len(out) == maxTries {
+			break
+		}
+		if !seen[p.goos] {
+			seen[p.goos] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // universe lists every configuration: each port with each combination of
@@ -186,6 +213,38 @@ func all(ts []constraint.Expr, p point, fixed map[string]bool) bool {
 	return true
 }
 
+// systemsConstraint is "os1 || os2 || ..." for a group that is exactly
+// every configuration of some systems, else nil: for many constraint files
+// it is much shorter than the conjunction of each one or its negation.
+func systemsConstraint(group, points []point, fixed map[string]bool) constraint.Expr {
+	var systems []string
+	for _, p := range group {
+		if !slices.Contains(systems, p.goos) {
+			systems = append(systems, p.goos)
+		}
+	}
+	slices.Sort(systems)
+	var x constraint.Expr
+	for _, os := range systems {
+		t := &constraint.TagExpr{Tag: os}
+		if x == nil {
+			x = t
+		} else {
+			x = &constraint.OrExpr{X: x, Y: t}
+		}
+	}
+	n := 0
+	for _, p := range points {
+		if eval(x, p, fixed) {
+			n++
+		}
+	}
+	if n != len(group) {
+		return nil // the systems' tags admit more (android as linux, other tag values)
+	}
+	return x
+}
+
 // variantFile names a group's file after the constraints that hold there,
 // e.g. sentinel_gen_linux.go. A name whose suffix would itself constrain
 // the file (as _linux does) must admit the whole group; otherwise, or when
@@ -198,8 +257,8 @@ func variantFile(cs []constrainedFile, vector []bool, group []point, fixed map[s
 		}
 	}
 	stem := strings.Join(parts, "_and_")
-	if len(stem) > 48 {
-		stem = stem[:48]
+	if len(stem) > 24 {
+		stem = systemsStem(group)
 	}
 	name := "sentinel_gen_" + stem + ".go"
 	if implied := nameConstraint(name); implied != nil {
@@ -214,6 +273,22 @@ func variantFile(cs []constrainedFile, vector []bool, group []point, fixed map[s
 		name = fmt.Sprintf("sentinel_gen_%s_%d_build.go", stem, n)
 	}
 	return name
+}
+
+// systemsStem names a group by its systems when its constraints are too
+// long for a file name: "darwin_freebsd_netbsd", "aix_android_and_5_more".
+func systemsStem(group []point) string {
+	var systems []string
+	for _, p := range group {
+		if !slices.Contains(systems, p.goos) {
+			systems = append(systems, p.goos)
+		}
+	}
+	slices.Sort(systems)
+	if len(systems) > 3 {
+		return fmt.Sprintf("%s_%s_and_%d_more", systems[0], systems[1], len(systems)-2)
+	}
+	return strings.Join(systems, "_")
 }
 
 // slug turns a constraint into file-name words: "linux && !cgo" becomes
