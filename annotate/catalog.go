@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"cmp"
+	"go/token"
 	"slices"
 	"strings"
 
@@ -40,8 +41,20 @@ type CatalogEntry struct {
 // rejects duplicate names).
 func Catalog(pkgs []*Package) []CatalogEntry {
 	var out []CatalogEntry
+	type at struct {
+		name string
+		pos  token.Position
+	}
+	seen := map[at]bool{}
 	for _, p := range pkgs {
 		for _, r := range p.Resources {
+			// A package generated per build constraint has one model per
+			// variant, which share the directives of its unconstrained
+			// files: each directive is one entry.
+			if seen[at{r.Name, r.Pos}] {
+				continue
+			}
+			seen[at{r.Name, r.Pos}] = true
 			out = append(out, CatalogEntry{
 				Name:            r.Name,
 				Package:         p.Path,

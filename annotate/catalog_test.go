@@ -2,9 +2,11 @@ package annotate
 
 import (
 	"go/token"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCatalog(t *testing.T) {
@@ -55,4 +57,20 @@ func TestClosestName(t *testing.T) {
 	assert.Equal(t, "createOrder", ClosestName("creatOrder", names))
 	assert.Equal(t, "createOrder", ClosestName("CreateOrder", names), "case is ignored")
 	assert.Equal(t, "", ClosestName("payments", names))
+}
+
+// The variants of a package generated per build constraint list a shared
+// directive once, and each platform's own directives once each.
+func TestCatalogVariants(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join(goldenRoot, "gen_platforms"))
+	require.NoError(t, err)
+	pkgs, diags, err := Load(dir, nil, Options{})
+	require.NoError(t, err)
+	require.Empty(t, diags)
+	require.Len(t, pkgs, 4, "sentinel_gen.go and three per-constraint files")
+	var names []string
+	for _, e := range Catalog(pkgs) {
+		names = append(names, e.Name)
+	}
+	assert.Equal(t, []string{"platforms.flushWindows", "platforms.get", "platforms.mmap", "platforms.syncLinux", "platforms.syncWindows"}, names)
 }

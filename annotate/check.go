@@ -91,14 +91,14 @@ func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 		namePos: map[*Resource]token.Position{},
 		quals:   map[string]map[string]string{},
 	}
-	model := &Package{Path: pkg.Path(), Name: pkg.Name(), Types: pkg, Reserved: map[string]bool{}}
+	model := &Package{Path: pkg.Path(), Name: pkg.Name(), File: GeneratedFileName, Types: pkg, Reserved: map[string]bool{}}
 	var found []annotated
 	for _, f := range files {
 		name := fset.Position(f.Package).Filename
 		if model.Dir == "" {
 			model.Dir = filepath.Dir(name)
 		}
-		if filepath.Base(name) == GeneratedFileName {
+		if IsGeneratedFile(filepath.Base(name)) {
 			continue
 		}
 		found = append(found, c.collect(f)...)
@@ -140,7 +140,7 @@ func (c *checker) isUserObject(obj types.Object) bool {
 	if obj == nil {
 		return false
 	}
-	return filepath.Base(c.position(obj.Pos()).Filename) != GeneratedFileName
+	return !IsGeneratedFile(filepath.Base(c.position(obj.Pos()).Filename))
 }
 
 // qualifier writes types of this package unqualified and others with their
@@ -196,10 +196,17 @@ func (c *checker) collect(f *ast.File) []annotated {
 	for _, cg := range f.Comments {
 		var first *ast.Comment
 		for _, cm := range cg.List {
+			pos := c.position(cm.Slash)
+			if msg := nearMiss(cm.Text); msg != "" {
+				if funcDocs[cg] == nil {
+					msg += ", in the doc comment of a func (directly above the func line)"
+				}
+				c.report(pos, "%s", msg)
+				continue
+			}
 			if !strings.HasPrefix(cm.Text, DirectivePrefix) {
 				continue
 			}
-			pos := c.position(cm.Slash)
 			if word := directiveWord(cm.Text); word != "resource" {
 				c.report(pos, "unknown directive %s%s%s", DirectivePrefix, word, didYouMean(word, []string{"resource"}))
 				continue

@@ -91,4 +91,15 @@
 // clause during the load, so a stale file never blocks regeneration; the
 // "undefined" errors this causes for the generated names themselves are
 // tolerated, and every other error is reported.
+//
+// Directives in files with build constraints (a //go:build line, or a
+// name such as store_windows.go) are generated for every platform, not
+// only the one sentinelgen runs on: Load groups the platforms (each port
+// of go tool dist list, and each value of the custom tags the constraints
+// name) by which of those files they compile, loads the package once for
+// one platform of each group, and returns one model per group, whose File
+// (sentinel_gen.go, sentinel_gen_linux.go, ...) carries a //go:build line
+// admitting exactly that group. Tags given with Options.Tags hold on every
+// platform. Directives in _test.go files, and in files no build includes,
+// are reported: nothing would be generated for them.
 package annotate

@@ -26,7 +26,8 @@ type Options struct {
 
 // Load loads the packages matching patterns (relative to dir; "" means the
 // working directory), checks each with Check and returns one *Package per
-// loaded package that has no problem, sorted by import path, also when it
+// loaded package that has no problem (one per generated file, for a
+// package with directives in build-constrained files: see Package.File), sorted by import path, also when it
 // has no resource (so that a left-over generated file can be deleted), and
 // every Diagnostic, sorted by file, line and column. A package with any
 // diagnostic, including an ordinary compile error, yields no model; a
@@ -78,6 +79,7 @@ func loadAndCheck(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, er
 	}
 	wg.Wait()
 	models, diags := collect(results)
+	models, diags = everyPlatform(cfg, loaded, models, diags)
 	verbosef(cfg.Verbose, "annotate: checked %d packages in %v: %d ok, %d diagnostics", len(results), time.Since(start), len(models), len(diags))
 	return models, diags, route, nil
 }

@@ -11,12 +11,20 @@ import (
 
 // Package is the checked model of one Go package's directives.
 type Package struct {
-	Path      string         // import path, e.g. "example.com/shop/orders"
-	Name      string         // package name, e.g. "orders"
-	Dir       string         // directory holding the package's files
-	Types     *types.Package // the type-checked package (without the previous generated file)
-	Resources []*Resource    // in source order (file name, then offset)
-	Wrappers  []*Wrapper     // one per receiver type with annotated methods, in source order
+	Path string // import path, e.g. "example.com/shop/orders"
+	Name string // package name, e.g. "orders"
+	Dir  string // directory holding the package's files
+	// File is the base name of the generated file this model is for:
+	// GeneratedFileName, or, when the package has directives in files with
+	// build constraints, one sentinel_gen_*.go per group of platforms.
+	File string
+	// Constraint is the //go:build expression File carries ("" for none):
+	// the model was loaded for one platform that satisfies it, and every
+	// platform it admits sees the same directives.
+	Constraint string
+	Types      *types.Package // the type-checked package (without the previous generated file)
+	Resources  []*Resource    // in source order (file name, then offset)
+	Wrappers   []*Wrapper     // one per receiver type with annotated methods, in source order
 	// Reserved holds every package-scope name declared by the user's files and
 	// every imported package name, so generated identifiers can avoid them.
 	Reserved map[string]bool

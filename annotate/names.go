@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"go/types"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,6 +16,17 @@ const RuntimePath = "github.com/sentinelgen/sentinelgen/runtime"
 // GeneratedFileName is the name of the file sentinelgen writes in each
 // package. Load leaves its content out, and Check ignores what it declares.
 const GeneratedFileName = "sentinel_gen.go"
+
+// IsGeneratedFile reports whether a file's base name is one sentinelgen
+// writes: GeneratedFileName, or sentinel_gen_<constraint>.go, which holds
+// the package's resources for one build constraint (see Package.File).
+// Test files (_test.go) are never generated.
+func IsGeneratedFile(base string) bool {
+	if base == GeneratedFileName {
+		return true
+	}
+	return strings.HasPrefix(base, "sentinel_gen_") && strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, "_test.go")
+}
 
 // defaultResourceName is the resource name used when a directive has no
 // name: the import path, then Type.Method or Func, joined with dots. It is

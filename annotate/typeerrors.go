@@ -90,7 +90,7 @@ func fileAt(files []*ast.File, pos token.Pos) *ast.File {
 func generatedNames(fset *token.FileSet, files []*ast.File) map[string]bool {
 	names := map[string]bool{}
 	for _, f := range files {
-		if filepath.Base(fset.Position(f.Package).Filename) == GeneratedFileName {
+		if IsGeneratedFile(filepath.Base(fset.Position(f.Package).Filename)) {
 			continue
 		}
 		for _, d := range f.Decls {

@@ -48,13 +48,26 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 	}
 	var buf bytes.Buffer
 	if err := g.file.Render(&buf); err != nil {
-		return nil, fmt.Errorf("%s: rendering %s: %w", pkg.Path, annotate.GeneratedFileName, err)
+		return nil, fmt.Errorf("%s: rendering %s: %w", pkg.Path, fileName(pkg), err)
 	}
 	out, err = formatGrouped(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("%s: formatting %s: %w", pkg.Path, annotate.GeneratedFileName, err)
+		return nil, fmt.Errorf("%s: formatting %s: %w", pkg.Path, fileName(pkg), err)
+	}
+	if pkg.Constraint != "" {
+		// A blank line sets the constraint apart from the header, as
+		// gofmt writes constraints by hand.
+		out = bytes.Replace(out, []byte(Header+"\n//go:build"), []byte(Header+"\n\n//go:build"), 1)
 	}
 	return out, nil
+}
+
+// fileName is the base name of the file a model is generated into.
+func fileName(pkg *annotate.Package) string {
+	if pkg.File == "" {
+		return annotate.GeneratedFileName
+	}
+	return pkg.File
 }
 
 // fileGen holds what the pieces of one generated file share.
@@ -83,6 +96,11 @@ func newFileGen(pkg *annotate.Package) *fileGen {
 		tparams: make(map[*annotate.Wrapper][]string),
 	}
 	g.file.HeaderComment(Header[len("// "):])
+	if pkg.Constraint != "" {
+		// The file is for the platforms the constraint admits only: the
+		// package's other variants are generated for the rest.
+		g.file.HeaderComment("//go:build " + pkg.Constraint)
+	}
 	// formatGrouped formats once, after grouping the imports; jennifer's own
 	// formatting would be a second full parse and print of the file.
 	g.file.NoFormat = true

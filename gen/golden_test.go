@@ -16,9 +16,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the sentinel_gen.go.golden files from the generator's output")
 
-// goldenFile is the wanted output of a package, kept beside its sources.
-const goldenFile = annotate.GeneratedFileName + ".golden"
-
 // goldenRoot is the testdata module holding one case per directory.
 func goldenRoot(t testing.TB) string {
 	t.Helper()
@@ -52,8 +49,9 @@ func cleanCases(t testing.TB, root string) []string {
 }
 
 // loadCases loads the clean cases in one go/packages call (a load costs far
-// more than checking) and returns the packages by directory.
-func loadCases(t testing.TB, root string, cases []string) map[string]*annotate.Package {
+// more than checking) and returns the packages by directory: one model per
+// generated file, several for a package with build-constrained directives.
+func loadCases(t testing.TB, root string, cases []string) map[string][]*annotate.Package {
 	t.Helper()
 	patterns := make([]string, len(cases))
 	for i, c := range cases {
@@ -66,9 +64,9 @@ func loadCases(t testing.TB, root string, cases []string) map[string]*annotate.P
 	for _, d := range diags {
 		t.Errorf("unexpected diagnostic: %s", d)
 	}
-	byDir := make(map[string]*annotate.Package, len(pkgs))
+	byDir := make(map[string][]*annotate.Package, len(pkgs))
 	for _, p := range pkgs {
-		byDir[p.Dir] = p
+		byDir[p.Dir] = append(byDir[p.Dir], p)
 	}
 	return byDir
 }
@@ -87,14 +85,16 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("no package loaded from %s", c)
 			}
 			for _, dir := range dirs {
-				checkGolden(t, byDir[dir])
+				for _, p := range byDir[dir] {
+					checkGolden(t, p)
+				}
 			}
 		})
 	}
 }
 
 // packageDirs returns the loaded package directories inside caseDir, sorted.
-func packageDirs(byDir map[string]*annotate.Package, caseDir string) []string {
+func packageDirs[P any](byDir map[string]P, caseDir string) []string {
 	var dirs []string
 	for dir := range byDir {
 		if dir == caseDir || strings.HasPrefix(dir, caseDir+string(filepath.Separator)) {
@@ -125,7 +125,7 @@ func checkGolden(t *testing.T, pkg *annotate.Package) {
 		}
 	}
 
-	path := filepath.Join(pkg.Dir, goldenFile)
+	path := filepath.Join(pkg.Dir, fileName(pkg)+".golden")
 	if *update {
 		if got == nil {
 			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
@@ -143,13 +143,13 @@ func checkGolden(t *testing.T, pkg *annotate.Package) {
 	case os.IsNotExist(err) && got == nil:
 		return
 	case os.IsNotExist(err):
-		t.Fatalf("%s: no %s; run go test ./gen -run TestGolden -update", pkg.Path, goldenFile)
+		t.Fatalf("%s: no %s; run go test ./gen -run TestGolden -update", pkg.Path, filepath.Base(path))
 	case err != nil:
 		t.Fatal(err)
 	case got == nil:
-		t.Fatalf("%s: generator produced nothing but %s exists", pkg.Path, goldenFile)
+		t.Fatalf("%s: generator produced nothing but %s exists", pkg.Path, filepath.Base(path))
 	case !bytes.Equal(got, want):
-		t.Errorf("%s: output differs from %s:\n%s", pkg.Path, goldenFile, lineDiff(string(want), string(got)))
+		t.Errorf("%s: output differs from %s:\n%s", pkg.Path, filepath.Base(path), lineDiff(string(want), string(got)))
 	}
 }
 

@@ -313,6 +313,12 @@ func (b *guardedBody) returnCall(call *jen.Statement) []jen.Code {
 func methodDoc(r *annotate.Resource, name, guarded string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s calls %s as Sentinel resource %q.\n", name, guarded, r.Name)
+	if isGeneric(r) {
+		// The resource is one package-level variable: Go has no per-
+		// instantiation variables, and Sentinel names a resource by string.
+		b.WriteString("Every instantiation shares this one resource: its rules and statistics count the calls\n" +
+			"of all type arguments together; give a separately limited case its own non-generic method.\n")
+	}
 	switch {
 	case r.BlockHandler != nil:
 		fmt.Fprintf(&b, "A blocked call returns the result of blockHandler %s.", r.BlockHandler.Written)
@@ -347,6 +353,12 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 	}
 	b.WriteString("\n" + panicDoc(r))
 	return b.String()
+}
+
+// isGeneric reports whether the guarded function or its receiver type has
+// type parameters.
+func isGeneric(r *annotate.Resource) bool {
+	return len(r.Func.TypeParams) > 0 || r.Func.Recv != nil && len(r.Func.Recv.TypeParams) > 0
 }
 
 // panicDoc says what a panic of the guarded call does (see panicked).

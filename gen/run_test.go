@@ -60,8 +60,8 @@ func TestGeneratedCodeRuns(t *testing.T) {
 	}
 }
 
-// copyCase copies one case directory. The golden file of each package
-// becomes its sentinel_gen.go; a generated file already in the case (a
+// copyCase copies one case directory. The golden files of each package
+// become its sentinel_gen.go and sentinel_gen_*.go; a generated file already in the case (a
 // stale one, say) is replaced by it, or removed when there is no golden file.
 func copyCase(t *testing.T, from, to string) {
 	t.Helper()
@@ -74,11 +74,12 @@ func copyCase(t *testing.T, from, to string) {
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o755)
 		}
-		switch d.Name() {
-		case annotate.GeneratedFileName, "diagnostics.golden":
+		name := d.Name()
+		switch {
+		case annotate.IsGeneratedFile(name), name == "diagnostics.golden":
 			return nil
-		case goldenFile:
-			dst = filepath.Join(filepath.Dir(dst), annotate.GeneratedFileName)
+		case strings.HasSuffix(name, ".go.golden") && annotate.IsGeneratedFile(strings.TrimSuffix(name, ".golden")):
+			dst = filepath.Join(filepath.Dir(dst), strings.TrimSuffix(name, ".golden"))
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {

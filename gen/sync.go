@@ -75,13 +75,16 @@ type SyncResult struct {
 	Unchanged int      // generated files that already matched
 }
 
-// Sync brings every package's generated file in line with its model: it
-// writes a missing or stale sentinel_gen.go (atomically: a temporary file in
-// the same directory, then a rename, so a reader never sees half a file) and
-// deletes one left over in a package without resources. With opts.Check it
-// only reports. It goes on after a failing package and returns all errors
-// joined; a file that exists under the generated name but does not start
-// with Header is the user's own and is never touched (that is an error).
+// Sync brings every package's generated files in line with its models
+// (one model per generated file: see annotate.Package.File). It writes a
+// missing or stale sentinel_gen.go or sentinel_gen_*.go (atomically: a
+// temporary file in the same directory, then a rename, so a reader never
+// sees half a file), deletes one left over in a package without resources,
+// and deletes any sentinel_gen*.go starting with Header that no model is
+// for. With opts.Check it only reports. It goes on after a failing package
+// and returns all errors joined; a file that exists under the generated
+// name but does not start with Header is the user's own and is never
+// touched (that is an error).
 // Packages are handled up to GOMAXPROCS at a time; what Sync returns and
 // logs is in the same order whatever the scheduling.
 func Sync(pkgs []*annotate.Package, opts SyncOptions) (SyncResult, error) {
@@ -101,6 +104,9 @@ func Sync(pkgs []*annotate.Package, opts SyncOptions) (SyncResult, error) {
 			logSync(opts, pkgs[i], o)
 		}
 	}
+	others, err := staleVariants(pkgs, opts)
+	res.Changes = append(res.Changes, others...)
+	errs = append(errs, err)
 	sort.Slice(res.Changes, func(i, j int) bool { return res.Changes[i].Path < res.Changes[j].Path })
 	return res, errors.Join(errs...)
 }
@@ -142,7 +148,7 @@ func syncAll(pkgs []*annotate.Package, opts SyncOptions) []syncOutcome {
 // syncPackage handles one package; its change is nil when the file on disk
 // already matches.
 func syncPackage(pkg *annotate.Package, opts SyncOptions) syncOutcome {
-	path := filepath.Join(pkg.Dir, annotate.GeneratedFileName)
+	path := filepath.Join(pkg.Dir, fileName(pkg))
 	have, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -201,9 +207,9 @@ func logSync(opts SyncOptions, pkg *annotate.Package, o syncOutcome) {
 	case opts.Check:
 		what = change.Kind.String()
 	case change.Kind == LeftOver:
-		what = "removed left-over " + annotate.GeneratedFileName
+		what = "removed left-over " + fileName(pkg)
 	default:
-		what = "wrote " + annotate.GeneratedFileName + " (" + change.Kind.String() + ")"
+		what = "wrote " + fileName(pkg) + " (" + change.Kind.String() + ")"
 	}
 	fmt.Fprintf(opts.Log, "sentinelgen: %s: %d resources: %s (%s)\n", pkg.Path, len(pkg.Resources), what, o.took.Round(time.Microsecond))
 }

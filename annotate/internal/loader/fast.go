@@ -109,10 +109,13 @@ func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile
 		return checked{why: why}
 	}
 	var pkgs []*fastPackage
+	var testOnly []*Package
 	for _, t := range targets {
-		if len(t.GoFiles) > 0 { // else test files only: nothing to check, as on the go/packages route
-			pkgs = append(pkgs, &fastPackage{listed: t, pkg: &Package{Path: t.ImportPath, Name: t.Name, Fset: fset}, done: make(chan struct{})})
+		if len(t.GoFiles) == 0 { // test files only: nothing to type-check, as on the go/packages route
+			testOnly = append(testOnly, &Package{Path: t.ImportPath, Name: t.Name, Dir: t.Dir, Fset: fset})
+			continue
 		}
+		pkgs = append(pkgs, &fastPackage{listed: t, pkg: &Package{Path: t.ImportPath, Name: t.Name, Dir: t.Dir, Fset: fset}, done: make(chan struct{})})
 	}
 
 	start := time.Now()
@@ -129,6 +132,7 @@ func (list *packageList) check(fset *token.FileSet, parsed map[string]parsedFile
 	for i, p := range pkgs {
 		out[i] = p.pkg
 	}
+	out = append(out, testOnly...)
 	verbosef(cfg.Verbose, "annotate: type-checked %d packages in %v, reading export data of %d dependencies",
 		len(pkgs), time.Since(start), len(imp.read))
 	c := checked{pkgs: out, exportsRead: slices.Collect(maps.Keys(imp.read))}

@@ -76,6 +76,7 @@ func (r Route) String() string {
 type Package struct {
 	Path  string // import path
 	Name  string // package name
+	Dir   string // the package's directory
 	Fset  *token.FileSet
 	Files []*ast.File // the Go files, Previous as its package clause only
 	// Types and Info are nil for a package that could not be type-checked
@@ -100,7 +101,9 @@ type Error struct {
 }
 
 // Load loads the packages cfg names on the route it selects and returns
-// one Package per target package that has Go files, and the route taken.
+// one Package per target package, and the route taken. A package of test
+// files only has no Files and no Types: it is returned so that its
+// directory can be looked at.
 // err reports failures of loading itself: a go command that cannot run, a
 // pattern that names no package.
 func Load(cfg Config) ([]*Package, Route, error) {

@@ -57,23 +57,34 @@ func loadWithPackages(cfg Config) ([]*Package, error) {
 	}
 	out := make([]*Package, 0, len(pkgs))
 	for _, p := range pkgs {
-		lp := &Package{Path: p.PkgPath, Name: p.Name, Fset: p.Fset, Files: p.Syntax, TypeErrors: p.TypeErrors, Errors: cfg.listErrors(p)}
+		lp := &Package{Path: p.PkgPath, Name: p.Name, Dir: p.Dir, Fset: p.Fset, Files: p.Syntax, TypeErrors: p.TypeErrors, Errors: cfg.listErrors(p)}
 		if p.Types != nil && p.TypesInfo != nil && len(p.Syntax) > 0 {
 			lp.Types, lp.Info = p.Types, p.TypesInfo
 		}
 		if len(p.Syntax) == 0 && len(lp.Errors) == 0 {
 			// A package of test files only: nothing to check, and no
-			// directory to write to.
-			continue
+			// directory to write to, but its test files are looked at.
+			lp.TypeErrors = nil
 		}
 		out = append(out, lp)
 	}
 	return out, nil
 }
 
-// isPrevious reports whether the file is a Previous one.
+// isPrevious reports whether the file is a Previous one: Previous itself,
+// or one of its per-build-constraint siblings (for "x.go", "x_*.go" other
+// than a test file), which a generator writes for platforms other than
+// the one loaded, and which may be the one the go command includes here.
 func (cfg *Config) isPrevious(filename string) bool {
-	return cfg.Previous != "" && filepath.Base(filename) == cfg.Previous
+	if cfg.Previous == "" {
+		return false
+	}
+	base := filepath.Base(filename)
+	if base == cfg.Previous {
+		return true
+	}
+	stem := strings.TrimSuffix(cfg.Previous, ".go") + "_"
+	return strings.HasPrefix(base, stem) && strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, "_test.go")
 }
 
 // userFileMode is how both loaders parse the user's files.

@@ -1,0 +1,48 @@
+package gen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestGeneratedCodeBuildsOnEveryPlatform installs the golden files of the
+// gen_platforms case (a package with directives in _linux, _windows and
+// "darwin || freebsd" files) and vets the package, tests included, for a
+// platform of each group its files are written for and for one that none
+// of them targets. Before each platform got its own generated file, the
+// one sentinel_gen.go held the host's wrappers, and every other platform
+// failed to build (undefined handlers, a Sync wrapper for a method that
+// does not exist there).
+func TestGeneratedCodeBuildsOnEveryPlatform(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-builds the testdata module")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := goldenRoot(t)
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	copyCase(t, filepath.Join(root, "gen_platforms"), filepath.Join(tmp, "gen_platforms"))
+	copyCase(t, filepath.Join(root, "ruletest"), filepath.Join(tmp, "ruletest"))
+	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(tmp, "go.mod"), repo)
+	for _, p := range []struct{ goos, goarch string }{
+		{"linux", "amd64"}, {"linux", "arm64"}, {"windows", "amd64"}, {"darwin", "arm64"},
+		{"freebsd", "amd64"}, {"openbsd", "amd64"}, {"plan9", "amd64"},
+	} {
+		t.Run(p.goos+"_"+p.goarch, func(t *testing.T) {
+			cmd := exec.Command(goTool, "vet", "./gen_platforms")
+			cmd.Dir = tmp
+			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("GOOS=%s GOARCH=%s go vet: %v\n%s", p.goos, p.goarch, err, out)
+			}
+		})
+	}
+}
