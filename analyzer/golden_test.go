@@ -22,6 +22,11 @@ var notVisible = map[string]string{
 	// A pass sees one package: resource names are compared across the
 	// packages the generator loads, not across passes.
 	"err_dup_name": "resource names shared by two packages",
+	// A file that no build includes is in no pass.
+	"err_build_ignore": "a directive in a //go:build ignore file",
+	// The generator's directory scan reports directives in _test.go files;
+	// the analyzer does not check test files yet.
+	"err_test_file": "directives in test files",
 }
 
 // driverReports lists the cases whose errors the driver reports itself

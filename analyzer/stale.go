@@ -28,6 +28,12 @@ func staleness(pass *analysis.Pass, model *annotate.Package) (analysis.Diagnosti
 		switch {
 		case filepath.Base(name) == annotate.GeneratedFileName:
 			genFile = f
+		case annotate.IsGeneratedFile(filepath.Base(name)):
+			// A generated file for a group of platforms (build-constrained
+			// directives): what belongs in it depends on the files of every
+			// platform of its group, which one pass does not see. Only the
+			// generator (sentinelgen -check) judges such a package.
+			return analysis.Diagnostic{}, false
 		case strings.HasSuffix(name, "_test.go"):
 		default:
 			user = append(user, f)
