@@ -49,8 +49,8 @@ func NewGuardedOrderService(inner *OrderService) *GuardedOrderService {
 // A panic is traced when its value, or runtime.ErrPanicked for a value that is not an error,
 // would be traced if returned, and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedOrderService) CreateOrder(ctx context.Context, req *CreateOrderRequest) (*Order, error) {
-	e, blockErr := resOrderServiceCreateOrder.Entry(ctx)
-	if blockErr != nil {
+	var e runtime.Entry
+	if blockErr := resOrderServiceCreateOrder.EntryTo(&e, ctx); blockErr != nil {
 		return g.OrderService.createOrderBlocked(ctx, req, blockErr)
 	}
 	returned := false
@@ -95,8 +95,8 @@ func traceOrderServiceCreateOrder(err error) bool {
 // An error it returns is traced, then answered by fallback estimateStock.
 // A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedOrderService) QueryStock(ctx context.Context, sku string) (StockLevel, error) {
-	e, blockErr := resOrderServiceQueryStock.Entry(ctx)
-	if blockErr != nil {
+	var e runtime.Entry
+	if blockErr := resOrderServiceQueryStock.EntryTo(&e, ctx); blockErr != nil {
 		return g.OrderService.estimateStock(ctx, sku, blockErr)
 	}
 	returned := false

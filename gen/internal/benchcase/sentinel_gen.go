@@ -41,8 +41,8 @@ func NewGuardedService(inner *Service) *GuardedService {
 // An error it returns is traced, then answered by fallback getFallback.
 // A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
 func (g *GuardedService) Get(ctx context.Context, id int) (int, error) {
-	e, blockErr := resServiceGet.Entry(ctx)
-	if blockErr != nil {
+	var e runtime.Entry
+	if blockErr := resServiceGet.EntryTo(&e, ctx); blockErr != nil {
 		return g.Service.getFallback(ctx, id, blockErr)
 	}
 	returned := false
