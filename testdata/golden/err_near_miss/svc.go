@@ -14,12 +14,12 @@ func (s *Service) BlankAfterSlashes(ctx context.Context) error { return nil }
 
 // BlankAfterColon has a blank after the colon.
 //
-//sentinel: resource name=blankAfterColon
+// sentinel: resource name=blankAfterColon
 func (s *Service) BlankAfterColon(ctx context.Context) error { return nil }
 
 // UpperCase is capitalised.
 //
-//Sentinel:resource name=upperCase
+// Sentinel:resource name=upperCase
 func (s *Service) UpperCase(ctx context.Context) error { return nil }
 
 // BlankBeforeColon has a blank before the colon and no verb.
@@ -27,7 +27,9 @@ func (s *Service) UpperCase(ctx context.Context) error { return nil }
 // Sentinel : name=blankBeforeColon
 func (s *Service) BlankBeforeColon(ctx context.Context) error { return nil }
 
-/* BlockComment is documented by a block comment.
+/*
+	BlockComment is documented by a block comment.
+
 sentinel:resource name=blockComment
 */
 func (s *Service) BlockComment(ctx context.Context) error { return nil }
