@@ -21,14 +21,7 @@ func TestFirstBuildErrorOfADriftedHandlerIsItsAssertion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
-	root := goldenRoot(t)
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	copyCase(t, filepath.Join(root, "gen_basic"), filepath.Join(tmp, "gen_basic"))
-	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(tmp, "go.mod"), repo)
+	goTool, tmp := testdataModule(t, "gen_basic")
 
 	src := filepath.Join(tmp, "gen_basic", "orders.go")
 	data, err := os.ReadFile(src)
@@ -46,7 +39,7 @@ func TestFirstBuildErrorOfADriftedHandlerIsItsAssertion(t *testing.T) {
 	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "./gen_basic")
+	cmd := exec.Command(goTool, "build", "./gen_basic")
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()

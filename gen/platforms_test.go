@@ -3,7 +3,6 @@ package gen
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -19,19 +18,7 @@ func TestGeneratedCodeBuildsOnEveryPlatform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-builds the testdata module")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	root := goldenRoot(t)
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	copyCase(t, filepath.Join(root, "gen_platforms"), filepath.Join(tmp, "gen_platforms"))
-	copyCase(t, filepath.Join(root, "ruletest"), filepath.Join(tmp, "ruletest"))
-	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(tmp, "go.mod"), repo)
+	goTool, tmp := testdataModule(t, "gen_platforms", "ruletest")
 	for _, p := range []struct{ goos, goarch string }{
 		{"linux", "amd64"}, {"linux", "arm64"}, {"windows", "amd64"}, {"darwin", "arm64"},
 		{"freebsd", "amd64"}, {"openbsd", "amd64"}, {"plan9", "amd64"},

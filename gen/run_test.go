@@ -20,21 +20,8 @@ func TestGeneratedCodeRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the testdata module")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	root := goldenRoot(t)
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	cases := cleanCases(t, root)
-	for _, c := range cases {
-		copyCase(t, filepath.Join(root, c), filepath.Join(tmp, c))
-	}
-	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(tmp, "go.mod"), repo)
+	cases := cleanCases(t, goldenRoot(t))
+	goTool, tmp := testdataModule(t, cases...)
 
 	var patterns []string
 	for _, c := range cases {
@@ -58,6 +45,29 @@ func TestGeneratedCodeRuns(t *testing.T) {
 			t.Errorf("no test result for %s:\n%s", c, out)
 		}
 	}
+}
+
+// testdataModule lays out a temporary module holding the named cases of
+// testdata/golden, each with its golden files installed (see copyCase),
+// requiring this checkout's runtime; it returns the go command and the
+// module's directory, or skips the test when there is no go command.
+func testdataModule(t *testing.T, cases ...string) (goTool, dir string) {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	root := goldenRoot(t)
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	for _, c := range cases {
+		copyCase(t, filepath.Join(root, c), filepath.Join(dir, c))
+	}
+	writeModule(t, filepath.Join(root, "go.mod"), filepath.Join(dir, "go.mod"), repo)
+	return goTool, dir
 }
 
 // copyCase copies one case directory. The golden files of each package
