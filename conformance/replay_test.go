@@ -39,7 +39,7 @@ func newGoReplay() *goReplay {
 func (g *goReplay) close() error {
 	g.reset()
 	runtime.SetClock(nil)
-	return runtime.LoadRules(nil, nil)
+	return runtime.LoadRules(runtime.Rules{})
 }
 
 // run replays one scenario starting at startNs and returns one output per
@@ -60,7 +60,7 @@ func (g *goReplay) reset() {
 		e.Exit()
 		delete(g.open, id)
 	}
-	if err := runtime.LoadRules(nil, nil); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{}); err != nil {
 		panic(err) // empty rules always load
 	}
 	g.degrade = nil

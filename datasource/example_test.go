@@ -42,7 +42,7 @@ func ExampleWatcher_Persist() {
 	stop() // writes what is pending; a service would stop at shutdown
 	cancel()
 	<-w.Done()
-	sentinel.LoadRules(nil, nil)
+	sentinel.LoadRules(sentinel.Rules{})
 
 	saved, err := rules.Load(path)
 	fmt.Println(saved.Flow[0].Resource, saved.Flow[0].Count, err)

@@ -85,7 +85,7 @@ func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
 			{Resource: "persist.b", Grade: sentinel.FlowGradeConcurrency, Count: 2},
 		}
 		degrade := []sentinel.DegradeRule{{Resource: "persist.b", Grade: sentinel.DegradeErrorCount, Count: 3, TimeWindowSec: 5}}
-		if err := sentinel.LoadRules(flow, degrade); err != nil {
+		if err := sentinel.LoadRules(sentinel.Rules{Flow: flow, Degrade: degrade}); err != nil {
 			t.Fatal(err)
 		}
 		want := rules.Current()
@@ -112,7 +112,7 @@ func TestPersistWritesAPIChangesAndSurvivesRestart(t *testing.T) {
 	stop()
 	cancel()
 	<-w.Done()
-	if err := sentinel.LoadRules(nil, nil); err != nil {
+	if err := sentinel.LoadRules(sentinel.Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	w2, _ := watchFile(t, path)
@@ -135,7 +135,7 @@ func TestPersistWritesOncePerChange(t *testing.T) {
 
 	flow := []sentinel.FlowRule{{Resource: "once.a", Grade: sentinel.FlowGradeQPS, Count: 4}}
 	degrade := []sentinel.DegradeRule{{Resource: "once.a", Grade: sentinel.DegradeErrorCount, Count: 1, TimeWindowSec: 1}}
-	if err := sentinel.LoadRules(flow, degrade); err != nil {
+	if err := sentinel.LoadRules(sentinel.Rules{Flow: flow, Degrade: degrade}); err != nil {
 		t.Fatal(err)
 	}
 	want := rules.Current()
@@ -145,7 +145,7 @@ func TestPersistWritesOncePerChange(t *testing.T) {
 		t.Errorf("LoadRules (two notifications) made %d writes, want 1", n)
 	}
 
-	if err := sentinel.LoadRules(flow, degrade); err != nil { // same rules again
+	if err := sentinel.LoadRules(sentinel.Rules{Flow: flow, Degrade: degrade}); err != nil { // same rules again
 		t.Fatal(err)
 	}
 	time.Sleep(60 * time.Millisecond)

@@ -8,7 +8,7 @@ func Apply(s Set) error {
 	if err := Validate(s); err != nil {
 		return err
 	}
-	return runtime.LoadRules(s.Flow, s.Degrade)
+	return runtime.LoadRules(runtime.Rules{Flow: s.Flow, Degrade: s.Degrade})
 }
 
 // Current returns the rules in force now, without positions.

@@ -12,10 +12,10 @@ import (
 // parallel.
 func clearRuntimeRules(t *testing.T) {
 	t.Helper()
-	if err := runtime.LoadRules(nil, nil); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = runtime.LoadRules(nil, nil) })
+	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
 }
 
 func TestApplyAndCurrent(t *testing.T) {

@@ -15,20 +15,17 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	degraded := NewResource(uniqueName(t, "degraded"))
 	chained := NewResource(uniqueName(t, "chained"))
 	entrance := uniqueName(t, "entrance")
-	if err := LoadRules(
-		[]FlowRule{
-			{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12},
-			{Resource: pass.Name(), Grade: FlowGradeConcurrency, Count: 1e12},
-			{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12, ControlBehavior: BehaviorWarmUp, WarmUpPeriodSec: 1},
-			{Resource: block.Name(), Grade: FlowGradeQPS, Count: 0},
-			{Resource: chained.Name(), Grade: FlowGradeQPS, Count: 1e12, Strategy: StrategyChain, RefResource: entrance},
-		},
-		[]DegradeRule{
-			{Resource: pass.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10},
-			{Resource: pass.Name(), Grade: DegradeErrorRatio, Count: 1, TimeWindowSec: 10}, // judges, never opens
-			{Resource: degraded.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1000, MinRequestAmount: 1},
-		},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{
+		{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12},
+		{Resource: pass.Name(), Grade: FlowGradeConcurrency, Count: 1e12},
+		{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12, ControlBehavior: BehaviorWarmUp, WarmUpPeriodSec: 1},
+		{Resource: block.Name(), Grade: FlowGradeQPS, Count: 0},
+		{Resource: chained.Name(), Grade: FlowGradeQPS, Count: 1e12, Strategy: StrategyChain, RefResource: entrance},
+	}, Degrade: []DegradeRule{
+		{Resource: pass.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10},
+		{Resource: pass.Name(), Grade: DegradeErrorRatio, Count: 1, TimeWindowSec: 10}, // judges, never opens
+		{Resource: degraded.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1000, MinRequestAmount: 1},
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	failingCall(degraded, clock)

@@ -12,13 +12,10 @@ import (
 func benchResource(b *testing.B, name string, count float64) *Resource {
 	b.Helper()
 	r := NewResource(name)
-	if err := LoadRules(
-		[]FlowRule{{Resource: name, Grade: FlowGradeQPS, Count: count}},
-		[]DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: name, Grade: FlowGradeQPS, Count: count}}, Degrade: []DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = LoadRules(nil, nil) })
+	b.Cleanup(func() { _ = LoadRules(Rules{}) })
 	return r
 }
 

@@ -14,15 +14,28 @@ const (
 	BlockTypeFlow BlockType = iota + 1
 	// BlockTypeDegrade is a block by a circuit breaker that is OPEN (or HALF_OPEN with its probe in flight).
 	BlockTypeDegrade
+	// BlockTypeParamFlow is a block by a hot-parameter rule; Value names the refused value.
+	BlockTypeParamFlow
+	// BlockTypeSystem is a block by system adaptive protection.
+	BlockTypeSystem
+	// BlockTypeAuthority is a block by an authority rule; Origin names the refused caller.
+	BlockTypeAuthority
 )
 
-// String returns "flow" or "degrade".
+// String returns "flow", "degrade", "param-flow", "system" or "authority",
+// the rule kinds' names in rule documents.
 func (t BlockType) String() string {
 	switch t {
 	case BlockTypeFlow:
 		return "flow"
 	case BlockTypeDegrade:
 		return "degrade"
+	case BlockTypeParamFlow:
+		return "param-flow"
+	case BlockTypeSystem:
+		return "system"
+	case BlockTypeAuthority:
+		return "authority"
 	}
 	return "unknown"
 }

@@ -22,7 +22,7 @@ func starvedClock(t *testing.T) (*coarseClock, *atomic.Int64) {
 	SetClock(c)
 	t.Cleanup(func() {
 		SetClock(nil)
-		if err := LoadRules(nil, nil); err != nil {
+		if err := LoadRules(Rules{}); err != nil {
 			t.Errorf("clearing rules: %v", err)
 		}
 	})
@@ -124,7 +124,7 @@ func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
 	SetClock(c)
 	t.Cleanup(func() {
 		SetClock(nil)
-		_ = LoadRules(nil, nil)
+		_ = LoadRules(Rules{})
 	})
 	name := uniqueName(t, "busy")
 	r := NewResource(name)

@@ -14,13 +14,10 @@ func BenchmarkEntryExitClusterPass(b *testing.B) {
 	r := NewResource("bench-cluster-pass")
 	rule := FlowRule{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1e12, ClusterMode: true,
 		ClusterConfig: ClusterConfig{FlowID: 1, ThresholdType: Global}}
-	if err := LoadRules(
-		[]FlowRule{rule},
-		[]DegradeRule{{Resource: r.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{rule}, Degrade: []DegradeRule{{Resource: r.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = LoadRules(nil, nil) })
+	b.Cleanup(func() { _ = LoadRules(Rules{}) })
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

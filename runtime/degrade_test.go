@@ -217,10 +217,7 @@ func TestConcurrentProbeIsUnique(t *testing.T) {
 func TestFlowCheckedBeforeDegrade(t *testing.T) {
 	clock := useManualClock(t)
 	r := NewResource(uniqueName(t, "order"))
-	if err := LoadRules(
-		[]FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1}},
-		[]DegradeRule{{Resource: r.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1, MinRequestAmount: 1}},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1}}, Degrade: []DegradeRule{{Resource: r.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1, MinRequestAmount: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	failingCall(r, clock) // opens the breaker

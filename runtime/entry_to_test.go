@@ -42,13 +42,10 @@ func TestEntryToDoesNotAllocate(t *testing.T) {
 	useManualClock(t)
 	pass := NewResource(uniqueName(t, "pass"))
 	block := NewResource(uniqueName(t, "block"))
-	if err := LoadRules(
-		[]FlowRule{
-			{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12},
-			{Resource: block.Name(), Grade: FlowGradeQPS, Count: 0},
-		},
-		[]DegradeRule{{Resource: pass.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{
+		{Resource: pass.Name(), Grade: FlowGradeQPS, Count: 1e12},
+		{Resource: block.Name(), Grade: FlowGradeQPS, Count: 0},
+	}, Degrade: []DegradeRule{{Resource: pass.Name(), Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

@@ -57,6 +57,11 @@ type FlowRule struct {
 	Resource string
 	// Grade selects QPS or concurrency counting.
 	Grade FlowGrade
+	// LimitApp says whose calls the rule counts (Sentinel's limitApp): ""
+	// or "default" for every caller, an origin (see WithOrigin) for that
+	// caller's calls alone, or "other" for callers that no other rule of the
+	// resource names.
+	LimitApp string
 	// Count is the threshold: calls per second, or calls in flight.
 	Count float64
 	// Strategy selects whose traffic is measured.

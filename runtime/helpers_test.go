@@ -28,7 +28,7 @@ func useManualClock(t *testing.T) *ManualClock {
 	SetClock(c)
 	t.Cleanup(func() {
 		SetClock(nil)
-		if err := LoadRules(nil, nil); err != nil {
+		if err := LoadRules(Rules{}); err != nil {
 			t.Errorf("clearing rules: %v", err)
 		}
 	})

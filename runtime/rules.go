@@ -41,17 +41,29 @@ func LoadDegradeRules(rules []DegradeRule) error {
 	return nil
 }
 
-// LoadRules replaces all flow and all degrade rules together: both slices are
-// validated first, and either both take effect or nothing changes. Each
-// resource switches to its new flow and degrade checks in one atomic step.
-func LoadRules(flow []FlowRule, degrade []DegradeRule) error {
+// Rules is every kind of rule at once, the argument of LoadRules.
+type Rules struct {
+	Flow      []FlowRule
+	Degrade   []DegradeRule
+	ParamFlow []ParamFlowRule
+	System    []SystemRule
+	Authority []AuthorityRule
+}
+
+// LoadRules replaces the rules of every kind together: all of them are
+// validated first, and either all take effect or nothing changes. Each
+// resource switches to its new checks in one atomic step.
+func LoadRules(r Rules) error {
+	if len(r.ParamFlow)+len(r.System)+len(r.Authority) != 0 {
+		return errors.New("sentinel: param-flow, system and authority rules are not enforced yet")
+	}
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	changed := changedResources(flow, degrade, true, true)
-	if err := errors.Join(ValidateFlowRules(flow), validateDegradeRules(degrade, changed)); err != nil {
+	changed := changedResources(r.Flow, r.Degrade, true, true)
+	if err := errors.Join(ValidateFlowRules(r.Flow), validateDegradeRules(r.Degrade, changed)); err != nil {
 		return err
 	}
-	install(flow, degrade, true, true, changed)
+	install(r.Flow, r.Degrade, true, true, changed)
 	return nil
 }
 

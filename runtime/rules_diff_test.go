@@ -17,7 +17,7 @@ func TestLoadRebuildsOnlyChangedResources(t *testing.T) {
 		{Resource: c.Name(), Grade: FlowGradeQPS, Count: 30},
 	}
 	degrade := []DegradeRule{{Resource: c.Name(), Grade: DegradeErrorCount, Count: 5, TimeWindowSec: 1}}
-	if err := LoadRules(flow, degrade); err != nil {
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 		t.Fatal(err)
 	}
 	before := map[*Resource]*ruleSet{a: a.rules.Load(), b: b.rules.Load(), c: c.rules.Load()}

@@ -122,7 +122,7 @@ func TestInvalidLoadKeepsRulesInForce(t *testing.T) {
 	r := NewResource(uniqueName(t, "keep"))
 	flow := []FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1}}
 	degrade := []DegradeRule{{Resource: r.Name(), Grade: DegradeErrorCount, Count: 5, TimeWindowSec: 1}}
-	if err := LoadRules(flow, degrade); err != nil {
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 		t.Fatal(err)
 	}
 	badFlow := []FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 100}, {Resource: r.Name(), Count: -1}}
@@ -133,7 +133,7 @@ func TestInvalidLoadKeepsRulesInForce(t *testing.T) {
 		t.Fatal("invalid degrade load accepted")
 	}
 	// LoadRules is all or nothing: a valid flow half must not go in either.
-	if err := LoadRules([]FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 100}}, []DegradeRule{{Resource: r.Name()}}); err == nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 100}}, Degrade: []DegradeRule{{Resource: r.Name()}}}); err == nil {
 		t.Fatal("LoadRules with an invalid degrade rule accepted")
 	}
 	if got := FlowRules(); len(got) != 1 || got[0] != flow[0] {
@@ -151,10 +151,7 @@ func TestInvalidLoadKeepsRulesInForce(t *testing.T) {
 func TestLoadRulesSwapsBothKinds(t *testing.T) {
 	clock := useManualClock(t)
 	r := NewResource(uniqueName(t, "both"))
-	if err := LoadRules(
-		[]FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1}},
-		[]DegradeRule{{Resource: r.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1, MinRequestAmount: 1}},
-	); err != nil {
+	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: r.Name(), Grade: FlowGradeQPS, Count: 1}}, Degrade: []DegradeRule{{Resource: r.Name(), Grade: DegradeErrorCount, Count: 0, TimeWindowSec: 1, MinRequestAmount: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(FlowRules()) != 1 || len(DegradeRules()) != 1 {
@@ -164,7 +161,7 @@ func TestLoadRulesSwapsBothKinds(t *testing.T) {
 	if _, be := call(r, clock, 0, nil); be == nil {
 		t.Fatal("not blocked")
 	}
-	if err := LoadRules(nil, nil); err != nil {
+	if err := LoadRules(Rules{}); err != nil {
 		t.Fatal(err)
 	}
 	if ok, be := call(r, clock, 0, nil); !ok {
@@ -252,7 +249,7 @@ func TestReloadDuringTraffic(t *testing.T) {
 		}()
 	}
 	for i := range 200 {
-		if err := LoadRules(sets[i%len(sets)], degrade[:i%2]); err != nil {
+		if err := LoadRules(Rules{Flow: sets[i%len(sets)], Degrade: degrade[:i%2]}); err != nil {
 			t.Fatal(err)
 		}
 		if i%20 == 0 {

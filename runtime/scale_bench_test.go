@@ -131,7 +131,7 @@ func BenchmarkScaleResourcesWithRules(b *testing.B) {
 			for _, n := range names {
 				NewResource(n)
 			}
-			if err := LoadRules(flow, degrade); err != nil {
+			if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 				b.Fatal(err)
 			}
 			mib = float64(heapInUse()-before) / (1 << 20)
@@ -144,7 +144,7 @@ func BenchmarkScaleResourcesWithRules(b *testing.B) {
 
 func mustClear(b *testing.B) {
 	b.Helper()
-	if err := LoadRules(nil, nil); err != nil {
+	if err := LoadRules(Rules{}); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -196,7 +196,7 @@ func BenchmarkScaleLoadDegrade(b *testing.B) {
 func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
 	names := scaleNames("changeflow", scaleN)
 	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
-	if err := LoadRules(flow, degrade); err != nil {
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { mustClear(b); forgetResources(names) })
@@ -215,7 +215,7 @@ func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
 func BenchmarkScaleChangeOneDegradeRule(b *testing.B) {
 	names := scaleNames("changedegrade", scaleN)
 	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
-	if err := LoadRules(flow, degrade); err != nil {
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { mustClear(b); forgetResources(names) })

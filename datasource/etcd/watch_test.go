@@ -48,7 +48,7 @@ func TestUpdateReachesEveryInstanceWithinOneSecond(t *testing.T) {
 }
 
 func TestUpdateReachesTheRuntime(t *testing.T) {
-	t.Cleanup(func() { runtime.LoadRules(nil, nil) })
+	t.Cleanup(func() { runtime.LoadRules(runtime.Rules{}) })
 	_, cli := server(t)
 	key := "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdE2E","count":5}]`)

@@ -161,7 +161,7 @@ func TestWriteCreatesKindKeysUnderAnEmptyPrefix(t *testing.T) {
 }
 
 func TestPersistWritesRuntimeChangesBackToEtcd(t *testing.T) {
-	t.Cleanup(func() { runtime.LoadRules(nil, nil) })
+	t.Cleanup(func() { runtime.LoadRules(runtime.Rules{}) })
 	_, cli := server(t)
 	const key = "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdPersist","count":5}]`)

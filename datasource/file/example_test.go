@@ -51,7 +51,7 @@ func ExampleWatch() {
 
 	cancel()
 	<-w.Done()
-	sentinel.LoadRules(nil, nil)
+	sentinel.LoadRules(sentinel.Rules{})
 	// Output:
 	// in force: 100
 	// rejected: true still in force: 100

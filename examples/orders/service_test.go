@@ -49,11 +49,11 @@ func (f *fakeInventory) Available(ctx context.Context, sku string) (int, error) 
 func setup(t *testing.T, inv *fakeInventory, flow []runtime.FlowRule, degrade []runtime.DegradeRule) (*OrderService, *GuardedOrderService) {
 	t.Helper()
 	clock.Advance(time.Minute)
-	if err := runtime.LoadRules(flow, degrade); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{Flow: flow, Degrade: degrade}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := runtime.LoadRules(nil, nil); err != nil {
+		if err := runtime.LoadRules(runtime.Rules{}); err != nil {
 			t.Error(err)
 		}
 	})

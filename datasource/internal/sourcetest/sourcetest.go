@@ -77,10 +77,10 @@ func WaitForGoroutines(t testing.TB, before int) {
 // the runtime's global rules start clean.
 func ResetRules(t testing.TB) {
 	t.Helper()
-	if err := sentinel.LoadRules(nil, nil); err != nil {
+	if err := sentinel.LoadRules(sentinel.Rules{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = sentinel.LoadRules(nil, nil) })
+	t.Cleanup(func() { _ = sentinel.LoadRules(sentinel.Rules{}) })
 }
 
 // FlowResources names rules as "resource:count", for comparing sets.

@@ -44,10 +44,10 @@ func installRules(cfg *Config, moved func(at time.Duration, to string)) (stop fu
 	if cfg.RulesInForce {
 		return watchBreaker(moved), nil
 	}
-	if err := runtime.LoadRules(nil, nil); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{}); err != nil {
 		return nil, err
 	}
-	if err := runtime.LoadRules(flowRules(cfg), degradeRules(cfg)); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{Flow: flowRules(cfg), Degrade: degradeRules(cfg)}); err != nil {
 		return nil, err
 	}
 	return watchBreaker(moved), nil

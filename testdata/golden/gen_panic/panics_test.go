@@ -22,11 +22,11 @@ func use(t *testing.T, rules ...runtime.DegradeRule) *runtime.ManualClock {
 	start += time.Hour
 	clock := runtime.NewManualClock(start)
 	runtime.SetClock(clock)
-	if err := runtime.LoadRules(nil, rules); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{Degrade: rules}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = runtime.LoadRules(nil, nil)
+		_ = runtime.LoadRules(runtime.Rules{})
 		runtime.SetClock(nil)
 	})
 	return clock

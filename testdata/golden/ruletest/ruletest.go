@@ -16,11 +16,11 @@ import (
 func Use(t testing.TB, flow []runtime.FlowRule, degrade []runtime.DegradeRule) {
 	t.Helper()
 	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadRules(flow, degrade); err != nil {
+	if err := runtime.LoadRules(runtime.Rules{Flow: flow, Degrade: degrade}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = runtime.LoadRules(nil, nil)
+		_ = runtime.LoadRules(runtime.Rules{})
 		runtime.SetClock(nil)
 	})
 }
