@@ -49,6 +49,8 @@ type BlockError struct {
 	resource string
 	rule     string // human-readable description of the rule, fixed at load time
 	msg      string // precomputed Error() text
+	value    string // the refused hot-parameter value (param-flow blocks)
+	origin   string // the refused caller (authority and per-origin blocks)
 }
 
 func newBlockError(typ BlockType, resource, rule string) *BlockError {
@@ -69,6 +71,14 @@ func (e *BlockError) Resource() string { return e.resource }
 
 // Rule describes the rule that blocked the call.
 func (e *BlockError) Rule() string { return e.rule }
+
+// Value is the argument value a hot-parameter rule refused, as text; empty
+// for other blocks.
+func (e *BlockError) Value() string { return e.value }
+
+// Origin is the caller (see WithOrigin) an authority rule refused; empty for
+// other blocks.
+func (e *BlockError) Origin() string { return e.origin }
 
 // Is reports whether target is ErrBlocked, so errors.Is(err, ErrBlocked)
 // holds for every block whatever its type.
