@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -176,22 +177,30 @@ func TestParamRateLimiter(t *testing.T) {
 		t.Fatal("a rate limiter without queueing sleeps")
 	}
 
-	r.MaxQueueingTimeMs = 500
-	pc = paramSeam(t, r)
-	clock.ResetSleeps()
-	at := int64(clock.Now())
-	var h paramHeld
-	// Four calls arriving at the same instant: the first passes, the next
-	// wait 200 and 400 ms (their slots), the fourth's slot is 600 ms away,
-	// not less than 500: refused.
-	for i, want := range []bool{true, true, true, false} {
-		if got := pc.enter(&h, []ParamArg{v}, at, 1) == nil; got != want {
-			t.Fatalf("call %d: passed %v, want %v", i, got, want)
+	// Calls arriving at the same instant: the first passes, the next wait
+	// for their slots 200 and 400 ms away while that is less than
+	// MaxQueueingTimeMs; a slot exactly MaxQueueingTimeMs away is refused.
+	for _, c := range []struct {
+		maxQueueMs int
+		want       []bool
+		sleeps     []time.Duration
+	}{
+		{500, []bool{true, true, true, false}, []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}},
+		{400, []bool{true, true, false}, []time.Duration{200 * time.Millisecond}},
+	} {
+		r.MaxQueueingTimeMs = c.maxQueueMs
+		pc = paramSeam(t, r)
+		clock.ResetSleeps()
+		at := int64(clock.Now())
+		var h paramHeld
+		for i, want := range c.want {
+			if got := pc.enter(&h, []ParamArg{v}, at, 1) == nil; got != want {
+				t.Fatalf("queue %d ms, call %d: passed %v, want %v", c.maxQueueMs, i, got, want)
+			}
 		}
-	}
-	sleeps := clock.Sleeps()
-	if len(sleeps) != 2 || sleeps[0] != 200*time.Millisecond || sleeps[1] != 400*time.Millisecond {
-		t.Fatalf("sleeps %v, want [200ms 400ms]", sleeps)
+		if got := clock.Sleeps(); !slices.Equal(got, c.sleeps) {
+			t.Fatalf("queue %d ms: sleeps %v, want %v", c.maxQueueMs, got, c.sleeps)
+		}
 	}
 	if !pc.sleeps() {
 		t.Fatal("sleeps() false with queueing")
@@ -480,4 +489,24 @@ func TestParamDescribe(t *testing.T) {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
+}
+
+// A value with calls in flight is not evicted, or its count would be lost
+// and its limit exceeded.
+func TestParamInFlightValueNotEvicted(t *testing.T) {
+	clock := useManualClock(t)
+	pc := paramSeam(t, ParamFlowRule{Resource: "hot", Grade: FlowGradeConcurrency, Count: 1})
+	var held paramHeld
+	busy := []ParamArg{StringArg("busy")}
+	if pc.enter(&held, busy, int64(clock.Now()), 1) != nil {
+		t.Fatal("first call refused")
+	}
+	for i := range 3 * maxParamThreadValues {
+		try(pc, clock, IntArg(int64(i)))
+	}
+	var h paramHeld
+	if pc.enter(&h, busy, int64(clock.Now()), 1) == nil {
+		t.Fatal("busy value was evicted: a second call in flight admitted")
+	}
+	pc.exit(&held, 1)
 }
