@@ -133,7 +133,9 @@ func load(next ruleLists, kinds ruleKinds) error {
 func FlowRules() []FlowRule { return inForce(func(l *ruleLists) []FlowRule { return l.flow }) }
 
 // DegradeRules returns a copy of the degrade rules in force.
-func DegradeRules() []DegradeRule { return inForce(func(l *ruleLists) []DegradeRule { return l.degrade }) }
+func DegradeRules() []DegradeRule {
+	return inForce(func(l *ruleLists) []DegradeRule { return l.degrade })
+}
 
 // ParamFlowRules returns a copy of the hot-parameter rules in force.
 func ParamFlowRules() []ParamFlowRule {
