@@ -26,18 +26,22 @@ type paramChecks struct {
 // paramHeld is what an admitted call holds of its param checks: the values
 // whose calls in flight it counts (concurrency grade). It lives in the
 // Entry and is released at Exit. A call with one such value allocates
-// nothing; more (a slice argument, several rules) go to more.
+// nothing; more (a slice argument, several rules) go to more. It is two
+// pointers, so Entry stays small and comparable.
 type paramHeld struct {
 	one  *hotkeys.Node[paramValue]
-	more []*hotkeys.Node[paramValue]
+	more *[]*hotkeys.Node[paramValue]
 }
 
 func (h *paramHeld) add(n *hotkeys.Node[paramValue]) {
-	if h.one == nil {
+	switch {
+	case h.one == nil:
 		h.one = n
-		return
+	case h.more == nil:
+		h.more = &[]*hotkeys.Node[paramValue]{n}
+	default:
+		*h.more = append(*h.more, n)
 	}
-	h.more = append(h.more, n)
 }
 
 // buildParamChecks makes res's checks for rules[idx...], reusing the state of
@@ -113,8 +117,10 @@ func (pc *paramChecks) exit(held *paramHeld, acquire int64) {
 	if held.one != nil {
 		held.one.Val.inFlight.Add(-1)
 	}
-	for _, n := range held.more {
-		n.Val.inFlight.Add(-1)
+	if held.more != nil {
+		for _, n := range *held.more {
+			n.Val.inFlight.Add(-1)
+		}
 	}
 	*held = paramHeld{}
 }
@@ -195,7 +201,7 @@ func newParamRule(r ParamFlowRule, index int) *paramRule {
 // block error naming its new index.
 func takeParamRule(pool *[]*paramRule, r ParamFlowRule, index int) *paramRule {
 	for k, pr := range *pool {
-		if sameParamRule(pr.rule, r) {
+		if sameParamRule(pr.rule, r) { // rules.go
 			*pool = slices.Delete(*pool, k, k+1)
 			c := *pr
 			c.blocked = newBlockError(BlockTypeParamFlow, r.Resource, r.describe(index))
@@ -203,14 +209,6 @@ func takeParamRule(pool *[]*paramRule, r ParamFlowRule, index int) *paramRule {
 		}
 	}
 	return newParamRule(r, index)
-}
-
-// sameParamRule reports whether a and b are the same rule, field by field.
-func sameParamRule(a, b ParamFlowRule) bool {
-	return a.Resource == b.Resource && a.Grade == b.Grade && a.ParamIdx == b.ParamIdx && a.Count == b.Count &&
-		a.ControlBehavior == b.ControlBehavior && a.MaxQueueingTimeMs == b.MaxQueueingTimeMs &&
-		a.BurstCount == b.BurstCount && a.DurationInSec == b.DurationInSec && a.ClusterMode == b.ClusterMode &&
-		a.ClusterConfig == b.ClusterConfig && slices.Equal(a.Items, b.Items)
 }
 
 // arg is the argument the rule reads, or nil when the call has none at its
