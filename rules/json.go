@@ -2,11 +2,11 @@ package rules
 
 import (
 	"bytes"
-	"slices"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
