@@ -54,7 +54,7 @@ func (d *decoder) decodeSystem(rec *record) (runtime.SystemRule, ruleSites) {
 
 // authorityStrategyEnum is an authority rule's strategy, Sentinel's
 // numbers.
-var authorityStrategyEnum = enum{what: "authority strategy", words: []string{"white", "black"}}
+var authorityStrategyEnum = enum{what: "valid authority strategy", words: []string{"white", "black"}}
 
 // authorityFields are an authority rule's keys, in Sentinel's order.
 var authorityFields = []field[runtime.AuthorityRule]{
