@@ -133,7 +133,7 @@ func diffParamFlow(g runtime.ParamFlowRule, j javaParamFlow) string {
 func addRandomFamilies(r *rand.Rand, s *rules.Set, names []string, floats []float64) {
 	for range 1 + r.IntN(3) {
 		p := runtime.ParamFlowRule{Resource: names[r.IntN(len(names))],
-			Grade: []runtime.FlowGrade{runtime.FlowGradeQPS, runtime.FlowGradeConcurrency}[r.IntN(2)],
+			Grade:    []runtime.FlowGrade{runtime.FlowGradeQPS, runtime.FlowGradeConcurrency}[r.IntN(2)],
 			ParamIdx: r.IntN(5) - 2, Count: float64(r.IntN(1000)), DurationInSec: []int{0, 1, 2, 60}[r.IntN(4)]}
 		if p.Grade == runtime.FlowGradeQPS {
 			if r.IntN(3) == 0 {
