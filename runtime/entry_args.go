@@ -27,15 +27,15 @@ func (r *Resource) HasParamRules() bool {
 // that refuses the call. The origin is read from ctx only when a rule of
 // the resource needs it.
 func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []ParamArg, nowNs, acquire int64) (from *node, other bool, sys *inbound, _ int64, blocked *BlockError) {
-	if len(rs.authority) != 0 || rs.origins != nil {
+	if x := rs.x; x != nil && x.guarded {
 		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
-			for _, a := range rs.authority {
+			for _, a := range x.authority {
 				if blocked := a.check(origin); blocked != nil {
 					return nil, false, nil, nowNs, blocked
 				}
 			}
-			if rs.origins != nil {
-				from, other = rs.origins.of(origin)
+			if x.origins != nil {
+				from, other = x.origins.of(origin)
 			}
 		}
 	}

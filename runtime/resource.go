@@ -152,8 +152,8 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		rs = &noRules
 	}
 	var via *node
-	if rs.chained != nil {
-		via = rs.chained[EntranceFrom(ctx)]
+	if rs.x != nil && rs.x.chained != nil {
+		via = rs.x.chained[EntranceFrom(ctx)]
 	}
 	nowNs := nowNanos()
 	// The checks before the flow rules, and the per-origin and inbound
@@ -161,7 +161,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 	var from *node
 	var sys *inbound
 	other := false
-	if rs.guarded || rs.origins != nil || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
+	if rs.param != nil || rs.x != nil && rs.x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		var blocked *BlockError
 		from, other, sys, nowNs, blocked = r.guard(e, rs, ctx, args, nowNs, acquire)
 		if blocked != nil {

@@ -14,13 +14,13 @@ import (
 // unset is a SystemRule with every threshold unset, for tests to set one.
 var unset = SystemRule{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: -1}
 
-// useInjectedReadings makes the sampler keep whatever the test sets with
-// systemReadings.set instead of reading the machine.
+// useInjectedReadings makes the sampler read nothing, so that the readings
+// are whatever the test sets with systemReadings.set.
 func useInjectedReadings(t *testing.T) {
 	t.Helper()
 	prev := sampleSource
-	sampleSource = func() func() (float64, float64) {
-		return func() (float64, float64) { return systemReadings.load(), systemReadings.cpu() }
+	sampleSource = func() func() (float64, float64, bool) {
+		return func() (float64, float64, bool) { return 0, 0, false }
 	}
 	t.Cleanup(func() { sampleSource = prev })
 }
@@ -313,4 +313,25 @@ func TestInvalidSystemRules(t *testing.T) {
 func endAfter100ms(e *Entry) {
 	e.startNs -= int64(100 * time.Millisecond)
 	e.Exit()
+}
+
+// With the real source, the sampler's first reading comes at once: the load
+// average is known right after the load, and forgotten when protection stops.
+func TestSystemSamplerReadsMachine(t *testing.T) {
+	needReadings(t)
+	useManualClock(t)
+	rule := unset
+	rule.HighestSystemLoad = 1e9
+	mustLoadSystem(t, rule)
+	deadline := time.Now().Add(5 * time.Second)
+	for systemReadings.load() < 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no load reading 5 s after a system rule was loaded")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	mustLoadSystem(t)
+	if systemReadings.load() != -1 || systemReadings.cpu() != -1 {
+		t.Fatal("readings kept after protection stopped")
+	}
 }
