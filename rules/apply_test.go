@@ -117,6 +117,7 @@ func TestApplyAllKindsIsAtomic(t *testing.T) {
 	for name, mod := range map[string]func(*Set){
 		"authority": func(s *Set) { s.Authority[0].LimitApp = "" },
 		"system":    func(s *Set) { s.System[0].HighestCPUUsage = 50 },
+		"param":     func(s *Set) { s.ParamFlow[0].DurationInSec = -1 },
 	} {
 		bad := mustParseText(t, "all.toml", allKindsTOML)
 		bad.Flow[0].Count = 99
@@ -142,5 +143,33 @@ func TestApplyUnknownParamName(t *testing.T) {
 	}
 	if len(runtime.FlowRules()) != 0 {
 		t.Error("flow rules applied beside an unresolved parameter")
+	}
+}
+
+// A parameter name resolves to its index among the names the resource was
+// declared with (as generated code declares them), and a name it does not
+// have is an error at the rule's line with a suggestion.
+func TestApplyResolvesParamNames(t *testing.T) {
+	clearRuntimeRules(t)
+	runtime.NewResource("pn.detail", runtime.WithParamNames("region", "sku"))
+	s := mustParseText(t, "p.toml", "[[paramFlow]]\nresource = 'pn.detail'\nparam = 'sku'\ncount = 5\n")
+	if err := Apply(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := runtime.ParamFlowRules(); len(got) != 1 || got[0].ParamIdx != 1 {
+		t.Fatalf("rules in force %+v, want ParamIdx 1", got)
+	}
+	if s.ParamFlow[0].ParamIdx != 0 {
+		t.Error("Apply changed the caller's set")
+	}
+
+	typo := mustParseText(t, "p.toml", "[[flow]]\nresource = 'pn.detail'\ncount = 1\n\n[[paramFlow]]\nresource = 'pn.detail'\nparam = 'skus'\ncount = 5\n")
+	err := Apply(typo)
+	want := `p.toml:5: param: resource "pn.detail" has no parameter "skus"; its parameters are region, sku (did you mean "sku"?)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("Apply = %v\nwant %s", err, want)
+	}
+	if got := runtime.ParamFlowRules(); len(got) != 1 || got[0].ParamIdx != 1 || len(runtime.FlowRules()) != 0 {
+		t.Error("rules changed by a refused Apply")
 	}
 }

@@ -19,11 +19,17 @@ func currentSystem() []runtime.SystemRule       { return runtime.SystemRules() }
 func currentAuthority() []runtime.AuthorityRule { return runtime.AuthorityRules() }
 
 // declaredParamNames returns the parameter names, after a leading
-// context.Context, that the generated code declared for resource; ok is
-// false when the resource declared none (it is not in this binary, or its
-// code was generated before parameter names were recorded).
-//
-// Until the runtime records names ((*Resource).ParamNames), none are known.
+// context.Context, that the generated code declared for resource
+// (runtime.WithParamNames); ok is false when the resource declared none (it
+// is not in this binary, or its code was generated without names). Only
+// declared resources are looked at: a rule naming a resource must not
+// declare it.
 func declaredParamNames(resource string) (names []string, ok bool) {
+	for _, r := range runtime.Resources() {
+		if r.Name() == resource {
+			names = r.ParamNames()
+			return names, names != nil
+		}
+	}
 	return nil, false
 }
