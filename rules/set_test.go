@@ -109,13 +109,13 @@ func TestEqual(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	f := NormalizeFlow(runtime.FlowRule{Resource: "a", Count: 10})
 	if f.ColdFactor != runtime.DefaultColdFactor || f.StatIntervalMs != runtime.DefaultStatIntervalMs ||
-		f.ClusterConfig.WindowIntervalMs != runtime.DefaultStatIntervalMs || f.Resource != "a" || f.Count != 10 {
+		f.ClusterConfig.WindowIntervalMs != runtime.DefaultStatIntervalMs || f.LimitApp != "default" || f.Resource != "a" || f.Count != 10 {
 		t.Errorf("NormalizeFlow of zeros = %+v", f)
 	}
 	if NormalizeFlow(f) != f {
 		t.Error("NormalizeFlow is not idempotent")
 	}
-	set := runtime.FlowRule{ColdFactor: 4, StatIntervalMs: 500, ClusterConfig: runtime.ClusterConfig{WindowIntervalMs: 200}}
+	set := runtime.FlowRule{ColdFactor: 4, StatIntervalMs: 500, LimitApp: "app-a", ClusterConfig: runtime.ClusterConfig{WindowIntervalMs: 200}}
 	if NormalizeFlow(set) != set {
 		t.Errorf("NormalizeFlow changed set fields: %+v", NormalizeFlow(set))
 	}
