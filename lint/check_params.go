@@ -82,7 +82,16 @@ func checkParamItemType(p *pass) {
 		}
 		hp := r.param()
 		for j, it := range p.set.ParamFlow[r.i].Items {
-			class, _, _ := javaClass(it.ClassType)
+			class, bits, _, ok := javaClass(it.ClassType)
+			if !ok {
+				continue // invalid-rule's
+			}
+			if floatMiss(hp, bits, it.Object) {
+				p.report(itemAt(r.at, j), "", "item %q (classType %s) never matches parameter %s: the runtime compares the item as a %d-bit float with a %d-bit argument, and %s is not exact in 32 bits; its count %d never applies; use classType %s",
+					it.Object, classTypeText(it.ClassType), describeParam(r, byPackageName), bits, goBits(elemType(hp)), it.Object, it.Count, suggestClass(hp))
+				p.diags[len(p.diags)-1].Related = []Related{declaredAt(hp, displayName(hp)+" declared here")}
+				continue
+			}
 			if sameKind(class, keyKind(hp)) {
 				continue
 			}
@@ -109,9 +118,9 @@ func checkParamItemJava(p *pass) {
 		}
 		elem := elemType(hp)
 		for j, it := range p.set.ParamFlow[r.i].Items {
-			class, bits, boxed := javaClass(it.ClassType)
-			if !sameKind(class, keyKind(hp)) {
-				continue // checkParamItemType's
+			class, bits, boxed, ok := javaClass(it.ClassType)
+			if !ok || !sameKind(class, keyKind(hp)) || floatMiss(hp, bits, it.Object) {
+				continue // invalid-rule's or checkParamItemType's
 			}
 			want := javaFor(elem, hp.Kind)
 			switch {

@@ -141,31 +141,47 @@ func afterCtx(res *annotate.Resource) string {
 	return "(it takes no context.Context, so all count)"
 }
 
-// javaClass is what Sentinel makes of an item's classType
-// (ParamFlowRuleUtil.parseItemValue): the key kind of the value, and the
-// width in bits of a Java integer or float class (0 otherwise). A blank or
-// unknown class type is a String, as in Sentinel; so is char, whose value
-// the runtime keeps as a one-character string.
-func javaClass(classType string) (kind annotate.ParamKind, bits int, name string) {
+// javaClass is what an item's classType makes of its value, as Sentinel
+// (ParamFlowRuleUtil.parseItemValue) and the runtime parse it: the key
+// kind, the width in bits of an integer or float class (0 otherwise) and
+// the Java class. char is a one-character string here. ok is false for a
+// class type the runtime refuses, which invalid-rule reports.
+func javaClass(classType string) (kind annotate.ParamKind, bits int, boxed string, ok bool) {
 	switch classType {
 	case "int", "java.lang.Integer":
-		return annotate.ParamInt, 32, "Integer"
+		return annotate.ParamInt, 32, "Integer", true
 	case "long", "java.lang.Long":
-		return annotate.ParamInt, 64, "Long"
+		return annotate.ParamInt, 64, "Long", true
 	case "short", "java.lang.Short":
-		return annotate.ParamInt, 16, "Short"
+		return annotate.ParamInt, 16, "Short", true
 	case "byte", "java.lang.Byte":
-		return annotate.ParamInt, 8, "Byte"
+		return annotate.ParamInt, 8, "Byte", true
 	case "double", "java.lang.Double":
-		return annotate.ParamFloat, 64, "Double"
+		return annotate.ParamFloat, 64, "Double", true
 	case "float", "java.lang.Float":
-		return annotate.ParamFloat, 32, "Float"
+		return annotate.ParamFloat, 32, "Float", true
 	case "boolean", "java.lang.Boolean":
-		return annotate.ParamBool, 0, "Boolean"
+		return annotate.ParamBool, 0, "Boolean", true
 	case "char", "java.lang.Character":
-		return annotate.ParamString, 0, "Character"
+		return annotate.ParamString, 0, "Character", true
+	case "", "String", "java.lang.String":
+		return annotate.ParamString, 0, "String", true
 	}
-	return annotate.ParamString, 0, "String"
+	return annotate.ParamNotKey, 0, "", false
+}
+
+// floatMiss reports whether a float item of one width can never equal an
+// argument of the other: the runtime parses a float item to the nearest
+// float32 and widens a float32 argument, so 0.1 typed double never equals
+// a float32 argument of 0.1, nor 0.1 typed float a float64 one. Values a
+// float32 holds exactly (0.5) do match.
+func floatMiss(hp annotate.HotParam, bits int, object string) bool {
+	gb := goBits(elemType(hp))
+	if keyKind(hp) != annotate.ParamFloat || gb == 0 || bits == gb {
+		return false
+	}
+	v, err := strconv.ParseFloat(object, 64)
+	return err == nil && float64(float32(v)) != v
 }
 
 // keyKind is the kind of key a parameter hands the runtime: a key method's
