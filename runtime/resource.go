@@ -46,6 +46,7 @@ func NewResource(name string, opts ...ResourceOption) *Resource {
 	r := lookupOrCreateLocked(name)
 	if r.config.Load()&declaredBit == 0 {
 		r.config.Store(declaredBit | uint32(cfg.resourceType)<<8 | uint32(cfg.traffic))
+		declareParamNames(r, cfg.paramNames)
 	}
 	return r
 }
