@@ -97,11 +97,16 @@ func addRandomFamilies(r *rand.Rand, s *Set, name func() string, pick func(...in
 		if sys.QPS < 0 && sys.AvgRT < 0 && sys.MaxThread < 0 {
 			sys.MaxThread = 10 // a rule that sets nothing reads back with a warning
 		}
-		s.System = append(s.System, sys)
+		if runtime.ValidateSystemRules([]runtime.SystemRule{sys}) == nil {
+			s.System = append(s.System, sys)
+		}
 	}
 	for range r.IntN(3) {
-		s.Authority = append(s.Authority, runtime.AuthorityRule{Resource: name(), LimitApp: []string{"app-a", "app-a,app-b", "a, b"}[r.IntN(3)],
-			Strategy: runtime.AuthorityStrategy(r.IntN(2))})
+		a := runtime.AuthorityRule{Resource: name(), LimitApp: []string{"app-a", "app-a,app-b", "订单,b"}[r.IntN(3)],
+			Strategy: runtime.AuthorityStrategy(r.IntN(2))}
+		if runtime.ValidateAuthorityRules([]runtime.AuthorityRule{a}) == nil {
+			s.Authority = append(s.Authority, a)
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ func TestSystemRules(t *testing.T) {
 	_, err := parseText("s.toml", "[[system]]\nqps = 'fast'\nhighestCpuUsage = 80\nmaxThreads = 5\n")
 	checkTexts(t, "errors", errorTexts(err), []string{
 		`s.toml:2: qps: want a number, found string "fast"`,
-		`s.toml:3: highestCpuUsage: must be at most 1 (a fraction of the CPUs the process may use)`,
+		`s.toml:3: highestCpuUsage: 80 must be at most 1: it is a fraction of the CPUs the process may use, not a percentage`,
 		`s.toml:4: maxThreads: unknown field; did you mean "maxThread"?`})
 	_, err = parseText("system-rules.json", `[{"avgRt": 1.5}]`)
 	checkTexts(t, "JSON error", errorTexts(err), []string{`system-rules.json:1: [0].avgRt: 1.5 is not a whole number`})
@@ -70,7 +70,7 @@ func TestAuthorityRules(t *testing.T) {
 	}
 	_, err := parseText("a.toml", "[[authority]]\nresource = 'pay'\nstrategy = 'grey'\n\n[[authority]]\nlimitApp = 'x'\n")
 	checkTexts(t, "errors", errorTexts(err), []string{
-		`a.toml:1: limitApp: is empty; list the origins, separated by commas`,
+		`a.toml:1: limitApp: names no origin`,
 		`a.toml:3: strategy: "grey" is not a valid authority strategy; use "white" (0) or "black" (1)`,
 		`a.toml:5: resource: is empty; name the resource the rule guards`})
 }

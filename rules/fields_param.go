@@ -61,12 +61,8 @@ var paramFlowFields = []field[runtime.ParamFlowRule]{
 			d.decode(it.table, prefix+".", "Items["+strconv.Itoa(i)+"].", nil, func(e entry) string {
 				return decodeField(d, paramItemFields, e, &item)
 			})
-			if _, ok := d.sites["Items["+strconv.Itoa(i)+"].Object"]; !ok {
-				d.fail(fieldPosition(it.pos, "object"), prefix+".object", "missing; an item gives the value it limits")
-			}
-			if _, ok := d.sites["Items["+strconv.Itoa(i)+"].Count"]; !ok {
-				d.fail(fieldPosition(it.pos, "count"), prefix+".count", "missing; an item gives the value's threshold")
-			}
+			d.requireItemField(it.pos, prefix, "Items["+strconv.Itoa(i)+"].", "object", "Object", "missing; an item gives the value it limits")
+			d.requireItemField(it.pos, prefix, "Items["+strconv.Itoa(i)+"].", "count", "Count", "missing; an item gives the value's threshold")
 			items = append(items, item)
 		}
 		r.Items = items
@@ -128,4 +124,16 @@ func (d *decoder) decodeParamFlow(rec *record) (runtime.ParamFlowRule, ruleSites
 	}
 	d.requireCount(rec, "blocks every value")
 	return r, d.sites
+}
+
+// requireItemField reports an item field left out, and records it as
+// refused, so that what validation says about its zero value is not
+// reported again.
+func (d *decoder) requireItemField(at Position, prefix, goPrefix, key, goName, msg string) {
+	if _, ok := d.sites[goPrefix+goName]; ok {
+		return
+	}
+	pos := fieldPosition(at, key)
+	d.fail(pos, prefix+"."+key, msg)
+	d.sites[goPrefix+goName] = site{key: prefix + "." + key, pos: pos, failed: true}
 }

@@ -112,3 +112,25 @@ func kindOfRecord(rec *record) Kind {
 	}
 	return onlyKind(found)
 }
+
+// Kinds returns every rule kind a Set holds, in the order Set lists them
+// and Encode writes them: flow, degrade, param-flow, system, authority.
+func Kinds() []Kind { return slices.Clone(allKinds) }
+
+// Only returns the rules of kind k in s, with their positions (and, for
+// param-flow, their parameter names); warnings are left out.
+func (s Set) Only(k Kind) Set {
+	switch k {
+	case KindFlow:
+		return Set{Flow: s.Flow, FlowAt: s.FlowAt}
+	case KindDegrade:
+		return Set{Degrade: s.Degrade, DegradeAt: s.DegradeAt}
+	case KindParamFlow:
+		return Set{ParamFlow: s.ParamFlow, ParamFlowAt: s.ParamFlowAt, ParamFlowParam: s.ParamFlowParam}
+	case KindSystem:
+		return Set{System: s.System, SystemAt: s.SystemAt}
+	case KindAuthority:
+		return Set{Authority: s.Authority, AuthorityAt: s.AuthorityAt}
+	}
+	return Set{}
+}

@@ -129,3 +129,25 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("NormalizeDegrade changed set fields: %+v", NormalizeDegrade(setD))
 	}
 }
+
+// Only splits a set by kind; the parts merge back into the whole.
+func TestOnly(t *testing.T) {
+	s := mustParseText(t, "all.toml", allKindsTOML)
+	var back Set
+	for _, k := range Kinds() {
+		part := s.Only(k)
+		if part.IsEmpty() {
+			t.Errorf("no %s rules", k)
+		}
+		back = back.Merge(part)
+	}
+	if !back.Equal(s) {
+		t.Errorf("merged parts %+v, want %+v", back, s)
+	}
+	if o := s.Only(KindSystem); len(o.Flow)+len(o.ParamFlow) != 0 || len(o.SystemAt) != 1 {
+		t.Errorf("Only(system) = %+v", o)
+	}
+	if !s.Only("gateway").IsEmpty() {
+		t.Error("Only of an unknown kind is not empty")
+	}
+}

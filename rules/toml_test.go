@@ -16,17 +16,20 @@ func TestEnumSpellings(t *testing.T) {
 		get                       func(runtime.FlowRule) int64
 		want                      int64
 	}
+	// Sentinel's numbers (0 thread, 1 QPS) map to Go's constants, whose
+	// zero value is QPS.
 	grade := func(r runtime.FlowRule) int64 { return int64(r.Grade) }
+	qps, conc := int64(runtime.FlowGradeQPS), int64(runtime.FlowGradeConcurrency)
 	strategy := func(r runtime.FlowRule) int64 { return int64(r.Strategy) }
 	behavior := func(r runtime.FlowRule) int64 { return int64(r.ControlBehavior) }
 	threshold := func(r runtime.FlowRule) int64 { return int64(r.ClusterConfig.ThresholdType) }
 	flowCases := []flowCase{
-		{"grade", `"qps"`, `"qps"`, "", grade, 1},
-		{"grade", `"QPS"`, `"QPS"`, "", grade, 1},
-		{"grade", `1`, `1`, "", grade, 1},
-		{"grade", `"concurrency"`, `"concurrency"`, "", grade, 0},
-		{"grade", `0`, `0`, "", grade, 0},
-		{"grade", `1.0`, `1.0`, "", grade, 1},
+		{"grade", `"qps"`, `"qps"`, "", grade, qps},
+		{"grade", `"QPS"`, `"QPS"`, "", grade, qps},
+		{"grade", `1`, `1`, "", grade, qps},
+		{"grade", `"concurrency"`, `"concurrency"`, "", grade, conc},
+		{"grade", `0`, `0`, "", grade, conc},
+		{"grade", `1.0`, `1.0`, "", grade, qps},
 		{"strategy", `"direct"`, `"direct"`, "", strategy, 0},
 		{"strategy", `0`, `0`, "", strategy, 0},
 		{"strategy", `"relate"`, `"relate"`, `refResource = "other"`, strategy, 1},
