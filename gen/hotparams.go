@@ -111,6 +111,17 @@ var (
 	}
 )
 
+// keyConversions are the predeclared types key() converts to by name: a
+// parameter called so would shadow the type in the body, so the wrapper
+// renames it (paramNames).
+var keyConversions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range keyFuncs {
+		m[f.arg.(*types.Basic).Name()] = true
+	}
+	return m
+}()
+
 // keyFunc is a runtime constructor and the type it takes.
 type keyFunc struct {
 	name string

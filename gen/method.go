@@ -71,11 +71,12 @@ func (g *fileGen) localScope(r *annotate.Resource, tparams []string) *names {
 }
 
 // paramNames keeps the user's parameter names (they make go doc readable)
-// and names the unnamed and blank ones, which the body must forward.
+// and names the unnamed and blank ones, which the body must forward, and
+// those that would shadow a predeclared type the body converts keys to.
 func paramNames(params []annotate.Var, local *names) []string {
 	out := make([]string, len(params))
 	for i, p := range params {
-		if p.Name == "" || p.Name == "_" {
+		if p.Name == "" || p.Name == "_" || keyConversions[p.Name] {
 			out[i] = local.fresh(fmt.Sprintf("arg%d", i))
 		} else {
 			out[i] = p.Name
