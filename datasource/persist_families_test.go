@@ -2,8 +2,11 @@ package datasource_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/file"
@@ -69,5 +72,38 @@ func TestPersistWritesChangesOfEveryKind(t *testing.T) {
 	defer func() { cancel(); <-w2.Done() }()
 	if got := st.AllKindsInForce(); got != "param:8 system:77 authority:app-z" || !rules.Current().Equal(persisted) {
 		t.Errorf("after restart %s / %+v, want the persisted %+v", got, rules.Current(), persisted)
+	}
+}
+
+// A file naming its parameters (param = "sku") is put in force with the
+// index, and Watcher.Persist does not write it back with indexes: it is in
+// force as it is.
+func TestPersistKeepsParameterNames(t *testing.T) {
+	st.ResetRules(t)
+	sentinel.NewResource("persist.names", sentinel.WithParamNames("region", "sku"))
+	path := filepath.Join(t.TempDir(), "rules.toml")
+	content := st.FlowTOML("persist.names", 3) + "[[paramFlow]]\nresource = \"persist.names\"\nparam = \"sku\"\ncount = 5\n"
+	st.WriteFile(t, path, content)
+	w, _ := watchFile(t, path)
+	stop, err := w.Persist(datasource.WithDebounce(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if got := sentinel.ParamFlowRules(); len(got) != 1 || got[0].ParamIdx != 1 {
+		t.Fatalf("param-flow rules in force %+v, want ParamIdx 1", got)
+	}
+	// An edit of the file is applied, and not written back: with the name
+	// kept beside the rule, the rules read would not equal those in force
+	// (which hold the index), and Persist would rewrite the file with it.
+	edited := strings.Replace(content, "count = 3", "count = 4", 1)
+	st.ReplaceFile(t, path, edited)
+	st.WaitUntil(t, "the edit applies", func() bool { return w.Applied() == 2 })
+	time.Sleep(10 * testPoll)
+	if data, _ := os.ReadFile(path); string(data) != edited {
+		t.Fatalf("file rewritten:\n%s", data)
+	}
+	if got := sentinel.FlowRules(); len(got) != 1 || got[0].Count != 4 {
+		t.Errorf("flow rules %+v", got)
 	}
 }

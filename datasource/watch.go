@@ -170,6 +170,16 @@ func (w *Watcher) push(docs []rules.Document) {
 	for _, warn := range set.Warnings {
 		w.cfg.logger.Warn("rules document warning", "source", w.name, "warning", warn.Error())
 	}
+	if !w.cfg.customApply {
+		// Parameter names (param = "sku") become indexes here, as the
+		// runtime holds them, so that the set compares equal to the rules
+		// in force: else Persist would write the file back with indexes,
+		// and every re-read would reload.
+		if set, err = rules.Resolve(set); err != nil {
+			w.rejectLocked(err)
+			return
+		}
+	}
 	if w.inForce(set) {
 		// Already in force (Persist wrote it, or the source re-sent it):
 		// adopt it without reloading, which would only notify listeners.

@@ -18,17 +18,32 @@ func Apply(s Set) error {
 	if err := Validate(s); err != nil {
 		return err
 	}
-	paramFlow, err := resolveParams(s)
+	s, err := Resolve(s)
 	if err != nil {
 		return err
 	}
 	return runtime.LoadRules(runtime.Rules{
 		Flow:      s.Flow,
 		Degrade:   s.Degrade,
-		ParamFlow: paramFlow,
+		ParamFlow: s.ParamFlow,
 		System:    s.System,
 		Authority: s.Authority,
 	})
+}
+
+// Resolve returns s with every param-flow rule that names its parameter
+// (param = "sku") given the index of that name among the parameters the
+// resource's generated code declared (runtime.WithParamNames), and
+// ParamFlowParam cleared: the set as the runtime holds it, which Current
+// returns and Equal compares. s is left alone. A name the resource does not
+// declare is an error at the rule.
+func Resolve(s Set) (Set, error) {
+	paramFlow, err := resolveParams(s)
+	if err != nil {
+		return Set{}, err
+	}
+	s.ParamFlow, s.ParamFlowParam = paramFlow, nil
+	return s, nil
 }
 
 // resolveParams returns s's param-flow rules with every parameter name
