@@ -83,12 +83,20 @@ func TestGoldenErrorCases(t *testing.T) {
 // line per related position, sorted, with file names relative to dir.
 func analyze(t *testing.T, dir string) string {
 	t.Helper()
+	return analyzeFor(t, dir, nil, "./...")
+}
+
+// analyzeFor is analyze of the packages matching patterns, with the
+// environment of the go command set, for GOOS and GOARCH: a pass then
+// holds that platform's files.
+func analyzeFor(t *testing.T, dir string, env []string, patterns ...string) string {
+	t.Helper()
 	// The packages' own syntax and types, their dependencies from export
 	// data, as go vet provides them.
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: true}
-	pkgs, err := packages.Load(cfg, "./...")
+	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: true, Env: env}
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}

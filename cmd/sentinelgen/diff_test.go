@@ -88,6 +88,31 @@ func TestCheckSaysWhyAFileIsStale(t *testing.T) {
 	}
 }
 
+// When the code changed, the first line that differs is always the
+// fingerprint's (line 2); -check shows the first difference below it.
+func TestCheckShowsTheCodeNotTheFingerprint(t *testing.T) {
+	tmp := caseModule(t, "gen_basic")
+	if code, _, stderr := invoke("./..."); code != exitOK {
+		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
+	}
+	src := filepath.Join(tmp, "gen_basic", "orders.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "name=basic.createOrder ", "name=basic.placeOrder ", 1)
+	if edited == string(b) {
+		t.Fatal("orders.go has no directive named basic.createOrder")
+	}
+	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := invoke("-check", "./...")
+	if code != exitProblems || strings.Contains(stdout, "line 2:") || !strings.Contains(stdout, `want: "`) || !strings.Contains(stdout, "basic.placeOrder") {
+		t.Errorf("-check: exit %d, stdout:\n%s\nwant the first difference after the fingerprint, naming basic.placeOrder", code, stdout)
+	}
+}
+
 // Any edit script keeps the old text in its ' ' and '-' lines and the new
 // one in its ' ' and '+' lines, with the line numbers it claims; random
 // small texts over a few distinct lines make many ambiguous matches.
