@@ -113,6 +113,31 @@ func TestCheckShowsTheCodeNotTheFingerprint(t *testing.T) {
 	}
 }
 
+// A per-platform file is explained too, from any platform.
+func TestCheckExplainsAPerPlatformFile(t *testing.T) {
+	tmp := caseModule(t, "gen_platforms")
+	if code, _, stderr := invoke("./gen_platforms"); code != exitOK {
+		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
+	}
+	src := filepath.Join(tmp, "gen_platforms", "store_linux.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "name=platforms.syncLinux", "name=platforms.fsync", 1)
+	if edited == string(b) {
+		t.Fatal("store_linux.go has no directive named platforms.syncLinux")
+	}
+	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := invoke("-check", "./gen_platforms")
+	name := filepath.Join("gen_platforms", "sentinel_gen_linux.go")
+	if code != exitProblems || !strings.Contains(stdout, name+": stale\n\tfirst difference at line ") || !strings.Contains(stdout, "platforms.fsync") {
+		t.Errorf("-check: exit %d, stdout:\n%s\nwant %s stale with its first difference", code, stdout, name)
+	}
+}
+
 // Any edit script keeps the old text in its ' ' and '-' lines and the new
 // one in its ' ' and '+' lines, with the line numbers it claims; random
 // small texts over a few distinct lines make many ambiguous matches.

@@ -28,7 +28,11 @@ func explainStale(w io.Writer, path string, pkgs []*annotate.Package, full bool)
 	}
 	var want []byte
 	for _, pkg := range pkgs {
-		if filepath.Join(pkg.Dir, annotate.GeneratedFileName) == path {
+		file := pkg.File // a per-platform file (sentinel_gen_linux.go), or the default
+		if file == "" {
+			file = annotate.GeneratedFileName
+		}
+		if filepath.Join(pkg.Dir, file) == path {
 			if want, err = gen.Generate(pkg); err != nil {
 				fmt.Fprintf(w, "\t%v\n", err)
 				return
