@@ -50,7 +50,9 @@ func flowJSON(r runtime.FlowRule) object {
 	if r.RefResource != "" {
 		o["refResource"] = r.RefResource
 	}
-	if r.ClusterMode || r.ClusterConfig != (runtime.ClusterConfig{}) {
+	// Java keeps a null clusterConfig on a rule that never had one; so do
+	// we, unless the rule is in cluster mode or names a budget.
+	if c := r.ClusterConfig; r.ClusterMode || c.FlowID != 0 || c.ThresholdType != 0 || (c.WindowIntervalMs != 0 && c.WindowIntervalMs != 1000) {
 		o["clusterConfig"] = clusterJSON(r.ClusterConfig, true)
 	}
 	return o
