@@ -83,7 +83,11 @@ func TestJavaParsersReadTheAnswers(t *testing.T) {
 			{Resource: res.Name(), Grade: runtime.FlowGradeQPS, Count: 3, StatIntervalMs: 2000},
 			{Resource: res.Name(), Grade: runtime.FlowGradeQPS, Count: 50, ControlBehavior: runtime.BehaviorWarmUp, WarmUpPeriodSec: 5},
 		},
-		Degrade: []runtime.DegradeRule{{Resource: res.Name(), Grade: runtime.DegradeSlowRatio, Count: 200, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
+		Degrade:   []runtime.DegradeRule{{Resource: res.Name(), Grade: runtime.DegradeSlowRatio, Count: 200, SlowRatioThreshold: 0.5, TimeWindowSec: 10}},
+		System:    []runtime.SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: 0.8, QPS: 100000, AvgRT: -1, MaxThread: -1}},
+		Authority: []runtime.AuthorityRule{{Resource: res.Name(), LimitApp: "appA,appB", Strategy: runtime.AuthorityBlack}},
+		ParamFlow: []runtime.ParamFlowRule{{Resource: res.Name(), Grade: runtime.FlowGradeQPS, ParamIdx: 0, Count: 5,
+			DurationInSec: 1, Items: []runtime.ParamFlowItem{{Object: "sku-1", ClassType: "String", Count: 50}}}},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -99,18 +103,15 @@ func TestJavaParsersReadTheAnswers(t *testing.T) {
 	get("metric", "metric", url.Values{"startTime": {ms(sec0)}, "endTime": {ms(sec0 + 60_000)}, "identity": {res.Name()}})
 	get("clusterNode", "clusterNode", url.Values{"type": {"zero"}})
 	get("jsonTree", "jsonTree", url.Values{"type": {"root"}})
-	get("flow", "getRules", url.Values{"type": {"flow"}})
-	get("degrade", "getRules", url.Values{"type": {"degrade"}})
-	// The runtime does not enforce these kinds yet: their encoders, fed
-	// rules directly.
-	enc := func(v any) string {
-		_, s := okJSON(v)
-		return s
+	for _, k := range []string{"flow", "degrade", "system", "authority"} {
+		get(k, "getRules", url.Values{"type": {k}})
 	}
-	answers["system"] = enc(encodeAll([]runtime.SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: 0.8, QPS: 100, AvgRT: -1, MaxThread: 40}}, systemJSON))
-	answers["authority"] = enc(encodeAll([]runtime.AuthorityRule{{Resource: res.Name(), LimitApp: "appA,appB", Strategy: runtime.AuthorityBlack}}, authorityJSON))
-	answers["paramFlow"] = enc(encodeAll([]runtime.ParamFlowRule{{Resource: res.Name(), Grade: runtime.FlowGradeQPS, ParamIdx: 0, Count: 5,
-		DurationInSec: 1, Items: []runtime.ParamFlowItem{{Object: "sku-1", ClassType: "String", Count: 50}}}}, paramJSON))
+	get("paramFlow", "getParamFlowRules", nil)
+	for k, body := range answers {
+		if body == "[]" || body == "" {
+			t.Fatalf("%s answered nothing", k)
+		}
+	}
 
 	java := unmarshalAny(t, javaParse(t, answers)).(map[string]any)
 
@@ -211,7 +212,10 @@ func TestJavaSimpleHTTPAnswersTheSame(t *testing.T) {
 	limited, failing := name+".limited", name+".failing"
 	flow := fmt.Sprintf(`[{"resource":%q,"grade":1,"count":5.0,"limitApp":"default","strategy":0,"controlBehavior":0}]`, limited)
 	degrade := fmt.Sprintf(`[{"resource":%q,"grade":2,"count":100.0,"timeWindow":10,"minRequestAmount":5,"statIntervalMs":1000,"slowRatioThreshold":1.0,"limitApp":"default"}]`, failing)
-	rulesJSON, _ := jsonString(map[string]string{"flow": flow, "degrade": degrade})
+	system := `[{"highestSystemLoad":-1.0,"highestCpuUsage":-1.0,"qps":1000000.0,"avgRt":-1,"maxThread":-1}]`
+	authority := fmt.Sprintf(`[{"resource":%q,"limitApp":"appA,appB","strategy":1}]`, failing)
+	param := fmt.Sprintf(`[{"resource":%q,"grade":1,"paramIdx":0,"count":100.0,"durationInSec":1,"paramFlowItemList":[{"object":"sku-1","classType":"String","count":500}]}]`, limited)
+	rulesJSON, _ := jsonString(map[string]string{"flow": flow, "degrade": degrade, "system": system, "authority": authority, "paramFlow": param})
 
 	javaPort := freePort(t)
 	jv := startJavaServer(t, rulesJSON, "java-app", javaPort, dashAddr)
@@ -250,10 +254,13 @@ func TestJavaSimpleHTTPAnswersTheSame(t *testing.T) {
 		}
 		return resp.StatusCode, b.String()
 	}
-	for kind, data := range map[string]string{"flow": flow, "degrade": degrade} {
+	for kind, data := range map[string]string{"flow": flow, "degrade": degrade, "system": system, "authority": authority} {
 		if code, body := send(goBase, "setRules", url.Values{"type": {kind}, "data": {data}}); code != 200 || body != "success" {
 			t.Fatalf("Go setRules %s: %d %q", kind, code, body)
 		}
+	}
+	if code, body := send(goBase, "setParamFlowRules", url.Values{"data": {param}}); code != 200 || body != "success" {
+		t.Fatalf("Go setParamFlowRules: %d %q", code, body)
 	}
 
 	// The workload, early in a second on both sides: 12 calls at 5 QPS
