@@ -106,8 +106,8 @@ func (e *Entry) Exit() {
 		}
 	}
 	stripe.Unpin()
-	if e.sys != nil {
-		e.sys.exit(nowMs, rtMs, acquire)
+	if e.inbound {
+		inboundStats.exit(nowMs, rtMs, acquire)
 	}
 	if e.rules.param != nil {
 		e.rules.param.exit(&e.params, acquire)

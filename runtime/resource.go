@@ -98,7 +98,6 @@ type Entry struct {
 	rules *ruleSet // the checks this call passed, which judge its outcome
 	via   *node    // statistics of the call's entrance, when a chain rule tracks it
 	from  *node    // statistics of the call's origin, when a per-origin flow rule tracks it
-	sys   *inbound // the inbound aggregate, when system protection counted the call
 	// startNs is when the call was admitted.
 	startNs int64
 	// secondID is the second-level window ID at startNs: Exit reuses it
@@ -111,6 +110,9 @@ type Entry struct {
 	acquire  int32
 	failed   bool
 	exited   bool
+	// inbound is true when system protection counted the call in the
+	// inbound aggregate, which Exit then counts its end in.
+	inbound bool
 }
 
 // Entry asks to run one call of the resource. It returns a nil *BlockError
@@ -143,7 +145,7 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 
 // enter is EntryTo and EntryArgsTo. They inline, so callers call enter
 // directly, as they called EntryTo before arguments existed.
-func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []EntryOption) *BlockError {
+func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
 		acquire, prioritized = applyEntryOptions(opts)
@@ -153,16 +155,16 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		rs = &noRules
 	}
 	var via *node
-	if rs.x != nil && rs.x.chained != nil {
-		via = rs.x.chained[EntranceFrom(ctx)]
+	x := rs.x
+	if x != nil && x.chained != nil {
+		via = x.chained[EntranceFrom(ctx)]
 	}
 	nowNs := nowNanos()
 	// The checks before the flow rules, and the per-origin and inbound
-	// statistics, cost one branch when no rule needs them.
+	// statistics, cost two branches when no rule needs them.
 	var from *node
-	var sys *inbound
-	other := false
-	if rs.param != nil || rs.x != nil && rs.x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
+	other, sys := false, false
+	if x != nil && x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		var blocked *BlockError
 		from, other, sys, nowNs, blocked = r.guard(e, rs, ctx, args, nowNs, acquire)
 		if blocked != nil {
@@ -183,9 +185,11 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 			if r.stats.second.FitsPinned(id, acquire, f.limit, p) {
 				continue
 			}
-			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			if rs.param != nil {
+				return r.drop(e, rs, r.recordBlock(p, via, from, id, acquire, f.blocked), acquire)
+			}
+			*e = Entry{}
+			return r.recordBlock(p, via, from, id, acquire, f.blocked)
 		}
 		if f.app != appAll && !f.applies(from, other) {
 			continue
@@ -200,9 +204,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		}
 		p = stripe.Pin()
 		if v == verdictBlock {
-			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			return r.drop(e, rs, r.recordBlock(p, via, from, id, acquire, f.blocked), acquire)
 		}
 	}
 	probes := uint64(0)
@@ -212,30 +214,30 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		probes, blocked = rs.tryBreakers(nowNs / 1e6)
 		p = stripe.Pin()
 		if blocked != nil {
-			blocked = r.recordBlock(p, via, from, id, acquire, blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			return r.drop(e, rs, r.recordBlock(p, via, from, id, acquire, blocked), acquire)
 		}
 	}
 	// Field by field: a composite literal through a pointer is built on
 	// the stack and copied whole (measured at an eighth of the pass).
-	e.res, e.rules, e.via, e.from, e.sys = r, rs, via, from, sys
+	e.res, e.rules, e.via, e.from = r, rs, via, from
 	e.startNs, e.secondID, e.probes = nowNs, id, probes
-	e.acquire, e.failed, e.exited = int32(acquire), false, false
+	e.acquire, e.failed, e.exited, e.inbound = int32(acquire), false, false, sys
 	e.ticket = r.recordPass(p, rs, via, from, id, nowNs/1e6, acquire, counted)
-	if sys != nil {
-		sys.enter(nowNs/1e6, acquire)
+	if sys {
+		inboundStats.enter(nowNs/1e6, acquire)
 	}
 	return nil
 }
 
 // drop clears *e after a block by a flow rule or breaker, first releasing
-// what the call's hot-parameter checks recorded in it (the call is unpinned).
-func (r *Resource) drop(e *Entry, rs *ruleSet, acquire int64) {
+// what the call's hot-parameter checks recorded in it (the call is
+// unpinned), and returns blocked.
+func (r *Resource) drop(e *Entry, rs *ruleSet, blocked *BlockError, acquire int64) *BlockError {
 	if rs.param != nil {
 		rs.param.exit(&e.params, acquire)
 	}
 	*e = Entry{}
+	return blocked
 }
 
 // breakersClosed reports whether every circuit breaker is CLOSED, the

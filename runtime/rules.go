@@ -507,8 +507,11 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 		x := rs.extras()
 		x.authority = append(x.authority, newAuthorityCheck(next.authority[i], i))
 	}
+	if rs.param != nil {
+		rs.extras()
+	}
 	if x := rs.x; x != nil {
-		x.guarded = len(x.authority) != 0 || x.origins != nil
+		x.guarded = len(x.authority) != 0 || x.origins != nil || rs.param != nil
 	}
 	return rs
 }

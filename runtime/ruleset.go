@@ -34,8 +34,9 @@ type ruleExtras struct {
 	origins *originNodes
 	// authority is the origin white and black lists, checked first.
 	authority []*authorityCheck
-	// guarded is true when the origin is needed before the flow rules:
-	// authority rules, or per-origin nodes to select.
+	// guarded is true when Entry runs guard before the flow rules: for
+	// authority rules, per-origin nodes to select, or param checks (param
+	// lives outside x, so that HasParamRules and Exit read it directly).
 	guarded bool
 }
 
