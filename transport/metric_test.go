@@ -118,3 +118,29 @@ func TestMetricFetcherWindowsSeeEverySecondOnce(t *testing.T) {
 		t.Errorf("the fetcher covered only up to %d", lastEnd)
 	}
 }
+
+// A second the sampler read only after its bucket was reused is left out:
+// the dashboard never fetches a second twice, so a short count would chart
+// as a real dip.
+func TestMetricLeavesOutPartialSeconds(t *testing.T) {
+	f := newFixture(t, Config{})
+	res := runtime.NewResource(t.Name())
+	f.at(100 * time.Millisecond)
+	for range 3 {
+		call(f.clock, res, 0, false)
+	}
+	f.clock.Set(clockStart + 700*time.Millisecond) // no poll: the sampler is starved
+	call(f.clock, res, 0, false)
+	f.clock.Set(clockStart + 1200*time.Millisecond) // reuses second 0's first bucket
+	call(f.clock, res, 0, false)
+	f.at(2100 * time.Millisecond)
+	sec0 := epochMs + clockStart.Milliseconds()
+	if got := f.sampler.Seconds(res.Name(), sec0, sec0); len(got) != 1 || !got[0].Partial {
+		t.Fatalf("second 0 = %+v, want it marked partial", got)
+	}
+	_, body := f.get("metric", url.Values{"startTime": {ms(sec0)}, "endTime": {ms(sec0 + 1000)}, "identity": {res.Name()}})
+	got := parseMetric(t, body)
+	if len(got) != 1 || got[0].Timestamp != sec0+1000 || got[0].PassQPS != 1 {
+		t.Errorf("metric = %+v, want only the whole second 1 with its 1 pass", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -44,8 +45,17 @@ func TestTransportFlags(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	// A copy of the example's rule file: a push is written back to it.
+	rulesFile := filepath.Join(t.TempDir(), "rules.toml")
+	orig, err := os.ReadFile("../../rules.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rulesFile, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, bin, "-duration=8s", "-qps=50", "-slow-until=0s", "-app=orders-test",
-		"-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
+		"-rules="+rulesFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +135,25 @@ func TestTransportFlags(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("clusterNode has no createOrder node with traffic: %+v", nodes)
+	}
+
+	// A push from the dashboard is in force and written back to the file.
+	push := `[{"resource":"createOrder","grade":1,"count":42.0,"limitApp":"default","strategy":0,"controlBehavior":0}]`
+	resp, err := http.PostForm("http://"+addr+"/setRules", url.Values{"type": {"flow"}, "data": {push}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(answer) != "success" {
+		t.Fatalf("setRules: %d %q", resp.StatusCode, answer)
+	}
+	if body := get("getRules", url.Values{"type": {"flow"}}); !strings.Contains(body, `"count":42.0`) {
+		t.Errorf("getRules after the push: %s", body)
+	}
+	saved, err := os.ReadFile(rulesFile)
+	if err != nil || !strings.Contains(string(saved), "count = 42") || !strings.Contains(string(saved), "[[degrade]]") {
+		t.Errorf("rule file after the push (%v):\n%s", err, saved)
 	}
 }
 
