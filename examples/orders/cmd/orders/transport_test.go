@@ -54,7 +54,7 @@ func TestTransportFlags(t *testing.T) {
 	if err := os.WriteFile(rulesFile, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, bin, "-duration=8s", "-qps=50", "-slow-until=0s", "-app=orders-test",
+	cmd := exec.CommandContext(ctx, bin, "-duration=30s", "-qps=50", "-slow-until=0s", "-app=orders-test",
 		"-rules="+rulesFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -99,23 +99,25 @@ func TestTransportFlags(t *testing.T) {
 		}
 		return string(b)
 	}
-	// Wait for three completed seconds of traffic, then fetch them as the
-	// dashboard's MetricFetcher does.
-	time.Sleep(4 * time.Second)
-	now := time.Now().UnixMilli() / 1000 * 1000
-	body := get("metric", url.Values{"startTime": {strconv.FormatInt(now-6000, 10)}, "endTime": {strconv.FormatInt(now-1000, 10)}, "refetch": {"false"}})
+	// Fetch completed seconds as the dashboard's MetricFetcher does, until
+	// createOrder's traffic shows (a loaded machine may start it late).
 	var pass int64
-	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
-		f := strings.Split(line, "|")
-		if len(f) != 10 || f[1] != "createOrder" {
-			continue
+	var body string
+	for deadline := time.Now().Add(20 * time.Second); pass == 0 && time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		now := time.Now().UnixMilli() / 1000 * 1000
+		body = get("metric", url.Values{"startTime": {strconv.FormatInt(now-6000, 10)}, "endTime": {strconv.FormatInt(now-1000, 10)}, "refetch": {"false"}})
+		for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+			f := strings.Split(line, "|")
+			if len(f) != 10 || f[1] != "createOrder" {
+				continue
+			}
+			ts, _ := strconv.ParseInt(f[0], 10, 64)
+			if ts%1000 != 0 || ts < now-6000 || ts > now-1000 {
+				t.Errorf("line %q outside the window", line)
+			}
+			p, _ := strconv.ParseInt(f[2], 10, 64)
+			pass += p
 		}
-		ts, _ := strconv.ParseInt(f[0], 10, 64)
-		if ts%1000 != 0 || ts < now-6000 || ts > now-1000 {
-			t.Errorf("line %q outside the window", line)
-		}
-		p, _ := strconv.ParseInt(f[2], 10, 64)
-		pass += p
 	}
 	if pass == 0 {
 		t.Errorf("no createOrder passes in the metric answer:\n%s", body)
