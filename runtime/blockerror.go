@@ -42,9 +42,14 @@ func (t BlockType) String() string {
 
 // BlockError reports that the runtime refused a call. Values are created when
 // rules are loaded, one per (resource, rule), and shared by every blocked call:
-// they are immutable and must not be modified. The block path therefore never
-// allocates.
+// they are immutable and must not be modified, except for the count of the
+// calls they blocked (see Blocked). The block path therefore never allocates.
 type BlockError struct {
+	// blocked counts the calls this rule blocked, for metrics read off the
+	// request path (see Blocked). First, so that it is 64-bit aligned for
+	// the atomic add on 32-bit platforms; a plain int64 rather than an
+	// atomic.Int64 so that copying a BlockError stays legal.
+	blocked  int64
 	typ      BlockType
 	resource string
 	rule     string // human-readable description of the rule, fixed at load time

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // rulesInForce is what the last successful loads installed. The mutex
@@ -315,6 +316,7 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 			*pool = append((*pool)[:k:k], (*pool)[k+1:]...)
 			g := *f
 			g.blocked = newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))
+			g.blocked.blocked = atomic.LoadInt64(&f.blocked.blocked) // the rule's count survives the reload
 			return &g
 		}
 	}
