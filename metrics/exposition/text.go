@@ -25,8 +25,11 @@ func WriteText(w io.Writer, fams []Family) error {
 		if f.Kind == Gauge {
 			typ = "gauge"
 		}
-		bw.WriteString("# HELP " + f.Name + " " + helpEscaper.Replace(f.Help) + "\n")
-		bw.WriteString("# TYPE " + f.Name + " " + typ + "\n")
+		// Piece by piece: concatenating each line first allocated it.
+		for _, p := range []string{"# HELP ", f.Name, " ", helpEscaper.Replace(f.Help), "\n# TYPE ", f.Name, " ", typ, "\n"} {
+			bw.WriteString(p)
+		}
+		var num []byte
 		for _, s := range f.Samples {
 			bw.WriteString(f.Name)
 			if len(f.Labels) > 0 {
@@ -35,11 +38,17 @@ func WriteText(w io.Writer, fams []Family) error {
 					if i > 0 {
 						bw.WriteByte(',')
 					}
-					bw.WriteString(l + `="` + labelEscaper.Replace(s.Labels[i]) + `"`)
+					bw.WriteString(l)
+					bw.WriteString(`="`)
+					_, _ = labelEscaper.WriteString(bw, s.Labels[i])
+					bw.WriteByte('"')
 				}
 				bw.WriteByte('}')
 			}
-			bw.WriteString(" " + formatValue(s.Value) + "\n")
+			bw.WriteByte(' ')
+			num = appendValue(num[:0], s.Value)
+			bw.Write(num)
+			bw.WriteByte('\n')
 		}
 	}
 	return bw.Flush()
@@ -52,16 +61,16 @@ var (
 	labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
 )
 
-func formatValue(v float64) string {
+func appendValue(b []byte, v float64) []byte {
 	switch {
 	case math.IsInf(v, 1):
-		return "+Inf"
+		return append(b, "+Inf"...)
 	case math.IsInf(v, -1):
-		return "-Inf"
+		return append(b, "-Inf"...)
 	case math.IsNaN(v):
-		return "NaN"
+		return append(b, "NaN"...)
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
 // ServeHTTP answers a scrape with the families read now, in the text
