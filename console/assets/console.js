@@ -91,13 +91,15 @@
     ctx.lineWidth = 1;
     ctx.strokeStyle = colors.grid;
     ctx.fillStyle = colors.ink;
-    for (let i = 0; i <= 4; i++) {
-      const gy = m.t + (ph * i) / 4;
+    // Five steps of a 1, 2 or 5 maximum are round numbers.
+    const tick = (v) => String(Math.round(v * 10) / 10);
+    for (let i = 0; i <= 5; i++) {
+      const gy = m.t + (ph * i) / 5;
       ctx.beginPath(); ctx.moveTo(m.l, gy); ctx.lineTo(m.l + pw, gy); ctx.stroke();
       ctx.textAlign = "right";
-      ctx.fillText(String(Math.round(top * (1 - i / 4))), m.l - 4, gy + 4);
+      ctx.fillText(tick(top * (1 - i / 5)), m.l - 4, gy + 4);
       ctx.textAlign = "left";
-      ctx.fillText(String(Math.round(rtTop * (1 - i / 4))), m.l + pw + 4, gy + 4);
+      ctx.fillText(tick(rtTop * (1 - i / 5)), m.l + pw + 4, gy + 4);
     }
     ctx.textAlign = "center";
     for (let s = 0; s < HISTORY; s += 15) {
@@ -149,7 +151,7 @@
   }
 
   function renderTransitions(st) {
-    fill($("transitions").tBodies[0], st.transitions.map((t) => {
+    fill($("transitions").tBodies[0], st.transitions.slice(0, 20).map((t) => {
       const tr = document.createElement("tr");
       td(tr, clock(t.atMs));
       td(tr, t.resource);
