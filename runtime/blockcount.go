@@ -3,9 +3,11 @@ package runtime
 import "sync/atomic"
 
 // Blocked is the number of calls (times their acquire count) this rule has
-// blocked since it was loaded; a reload that leaves the rule unchanged keeps
-// the count. It is one atomic add on the block path, read by metrics off the
-// request path (Prometheus, the block log).
+// blocked since it was loaded. A reload that leaves the rule unchanged, at
+// the same index, keeps its BlockError and so the count; otherwise the
+// rule's new BlockError counts from zero, and readers that track errors by
+// pointer (the block log, Prometheus) never count a block twice. It is one
+// atomic add on the block path, read by metrics off the request path.
 func (e *BlockError) Blocked() int64 { return atomic.LoadInt64(&e.blocked) }
 
 // BlockErrors appends to buf the block errors of the rules in force for the

@@ -45,13 +45,23 @@ func TestBlockErrorBlockedCounts(t *testing.T) {
 		t.Errorf("breaker Blocked() = %d, want 0", got)
 	}
 
-	// Reloading the same rules (another resource's rule added) keeps the count.
+	// A reload that rebuilds the resource's checks (its breaker changed)
+	// with the flow rule unchanged at its index keeps the rule's error and
+	// so the count.
+	degrade.TimeWindowSec = 20
+	if err := LoadRules(Rules{Flow: []FlowRule{flow}, Degrade: []DegradeRule{degrade}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.BlockErrors(nil)[0]; got != blocks[0] || got.Blocked() != 5 {
+		t.Errorf("after a reload leaving the rule unchanged, the error is %p with Blocked() = %d, want %p with 5", got, got.Blocked(), blocks[0])
+	}
+	// Moved to another index, the rule gets a new error, counting from zero.
 	other := FlowRule{Resource: uniqueName(t, "other"), Grade: FlowGradeQPS, Count: 5}
 	if err := LoadRules(Rules{Flow: []FlowRule{other, flow}, Degrade: []DegradeRule{degrade}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.BlockErrors(nil)[0].Blocked(); got != 5 {
-		t.Errorf("after a reload leaving the rule unchanged, Blocked() = %d, want 5", got)
+	if got := r.BlockErrors(nil)[0]; got == blocks[0] || got.Blocked() != 0 || got.Rule() != "flow rule #1 (QPS 1)" {
+		t.Errorf("after the rule moved, the error is %q with Blocked() = %d, want a new one for #1 at 0", got.Rule(), got.Blocked())
 	}
 	// A changed rule starts from zero.
 	flow.Count = 2

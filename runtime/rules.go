@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // rulesInForce is what the last successful loads installed. The mutex
@@ -315,8 +314,11 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 		if f.rule == r {
 			*pool = append((*pool)[:k:k], (*pool)[k+1:]...)
 			g := *f
-			g.blocked = newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))
-			g.blocked.blocked = atomic.LoadInt64(&f.blocked.blocked) // the rule's count survives the reload
+			// The same error while the rule keeps its index: its count of
+			// blocks (BlockError.Blocked) then goes on across the reload.
+			if text := r.blockText(index); text != f.blocked.rule {
+				g.blocked = newBlockError(BlockTypeFlow, r.Resource, text)
+			}
 			return &g
 		}
 	}

@@ -165,7 +165,13 @@ func TestTickWritesOneRecordPerResourceByTypeAndRule(t *testing.T) {
 		}
 	}
 
-	// A second without blocks writes nothing; a new block is counted once.
+	// A second without blocks writes nothing, even across a reload that
+	// rebuilds r0's checks (a breaker added) and keeps its flow rule; a new
+	// block is counted once.
+	extra := runtime.DegradeRule{Resource: res[0].Name(), Grade: runtime.DegradeErrorRatio, Count: 0.5, TimeWindowSec: 5}
+	if err := runtime.LoadRules(runtime.Rules{Flow: runtime.FlowRules(), Degrade: append(runtime.DegradeRules(), extra)}); err != nil {
+		t.Fatal(err)
+	}
 	l.Tick(wall.Add(time.Second))
 	if recs := buf.records(t); len(recs) != 0 {
 		t.Fatalf("a quiet second wrote %v", recs)

@@ -124,6 +124,15 @@ func TestFamiliesReadTheWorkload(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
+	// A reload that rebuilds the resource's checks (its slow-call breaker
+	// removed) but keeps its flow rule counts no block twice.
+	if err := runtime.LoadRules(runtime.Rules{Flow: []runtime.FlowRule{flow}, Degrade: []runtime.DegradeRule{degrade}}); err != nil {
+		t.Fatal(err)
+	}
+	f = x.Families()
+	if got := value(t, f, Requests, name, "block", "flow"); got != 3 {
+		t.Errorf("flow blocks after a reload %v, want 3", got)
+	}
 	errs := r.res.BlockErrors(nil)
 	breaker := errs[1].Rule()
 	if got := value(t, f, BreakerState, name, breaker, "closed"); got != 1 {
