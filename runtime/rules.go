@@ -316,7 +316,7 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 			g := *f
 			// The same error while the rule keeps its index: its count of
 			// blocks (BlockError.Blocked) then goes on across the reload.
-			if text := r.blockText(index); text != f.blocked.rule {
+			if text := r.blockText(index); text != f.blocked.Rule() {
 				g.blocked = newBlockError(BlockTypeFlow, r.Resource, text)
 			}
 			return &g
