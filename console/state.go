@@ -131,7 +131,7 @@ func (c *Console) State() State {
 			states := r.BreakerStates()
 			var degrade []*runtime.BlockError
 			for _, e := range errs {
-				rs.Blocked = append(rs.Blocked, RuleCount{Rule: e.Rule(), Type: e.Type().String(), Blocked: e.Blocked()})
+				rs.Blocked = append(rs.Blocked, RuleCount{Rule: e.Rule(), Type: e.Type().String(), Blocked: int64(e.Blocked())})
 				if e.Type() == runtime.BlockTypeDegrade {
 					degrade = append(degrade, e)
 				}

@@ -2,9 +2,20 @@ package runtime
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 )
+
+// TestBlockErrorStaysAt64Bytes checks that the block counter fits the
+// padding of BlockError: a resource with a flow rule and a breaker holds
+// two errors, and the memory budget counts on 64 bytes each.
+func TestBlockErrorStaysAt64Bytes(t *testing.T) {
+	if size := unsafe.Sizeof(BlockError{}); strconv.IntSize == 64 && size != 64 {
+		t.Errorf("BlockError is %d bytes, want 64", size)
+	}
+}
 
 // TestBlockErrorBlockedCounts checks that each rule's error counts the calls
 // it blocked (times their acquire count), that BlockErrors lists the rules in

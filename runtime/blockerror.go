@@ -45,24 +45,33 @@ func (t BlockType) String() string {
 // they are immutable and must not be modified, except for the count of the
 // calls they blocked (see Blocked). The block path therefore never allocates.
 type BlockError struct {
-	// blocked counts the calls this rule blocked, for metrics read off the
-	// request path (see Blocked). First, so that it is 64-bit aligned for
-	// the atomic add on 32-bit platforms; a plain int64 rather than an
-	// atomic.Int64 so that copying a BlockError stays legal.
-	blocked  int64
-	typ      BlockType
-	resource string
-	rule     string // human-readable description of the rule, fixed at load time
-	msg      string // precomputed Error() text
-	value    string // the refused hot-parameter value (param-flow blocks)
-	origin   string // the refused caller (authority and per-origin blocks)
+	typ BlockType
+	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
+	// name is the part of msg before it (see newBlockError). Offsets rather
+	// than strings of their own keep the error at 64 bytes: a resource with
+	// a flow rule and a breaker holds two.
+	ruleAt, ruleEnd int32
+	// blocked counts the calls this error was returned for, for metrics
+	// read off the request path (see Blocked). 32 bits fill the padding
+	// after ruleEnd, so the error stays at 64 bytes; a plain word with
+	// atomic adds rather than an atomic.Uint32, so copying an error (as
+	// per-value param-flow errors do) stays legal.
+	blocked uint32
+	msg     string // precomputed Error() text
+	value   string // the refused hot-parameter value (param-flow blocks)
+	origin  string // the refused caller (authority and per-origin blocks)
 }
 
+// blockPrefix and blockBy frame the resource's name in a block message.
+const (
+	blockPrefix = "sentinel: "
+	blockOn     = " block on resource "
+	blockBy     = " by "
+)
+
 func newBlockError(typ BlockType, resource, rule string) *BlockError {
-	msg := "sentinel: " + typ.String() + " block on resource " + resource + " by " + rule
-	// The rule's text is the end of the message: keeping that part of
-	// msg, not rule, holds one string per rule instead of two.
-	return &BlockError{typ: typ, resource: resource, rule: msg[len(msg)-len(rule):], msg: msg}
+	msg := blockPrefix + typ.String() + blockOn + resource + blockBy + rule
+	return &BlockError{typ: typ, ruleAt: int32(len(msg) - len(rule)), ruleEnd: int32(len(msg)), msg: msg}
 }
 
 // Error names the resource and the rule that blocked the call.
@@ -72,10 +81,12 @@ func (e *BlockError) Error() string { return e.msg }
 func (e *BlockError) Type() BlockType { return e.typ }
 
 // Resource is the name of the blocked resource.
-func (e *BlockError) Resource() string { return e.resource }
+func (e *BlockError) Resource() string {
+	return e.msg[len(blockPrefix)+len(e.typ.String())+len(blockOn) : int(e.ruleAt)-len(blockBy)]
+}
 
 // Rule describes the rule that blocked the call.
-func (e *BlockError) Rule() string { return e.rule }
+func (e *BlockError) Rule() string { return e.msg[e.ruleAt:e.ruleEnd] }
 
 // Value is the argument value a hot-parameter rule refused, as text; empty
 // for other blocks.

@@ -50,10 +50,17 @@ func flowJSON(r runtime.FlowRule) object {
 	if r.RefResource != "" {
 		o["refResource"] = r.RefResource
 	}
-	if r.ClusterMode || r.ClusterConfig != (runtime.ClusterConfig{}) {
+	if hasCluster(r.ClusterMode, r.ClusterConfig) {
 		o["clusterConfig"] = clusterJSON(r.ClusterConfig, true)
 	}
 	return o
+}
+
+// hasCluster says whether a rule's clusterConfig is worth writing: Java
+// keeps a null clusterConfig on a rule that never had one, so do we, unless
+// the rule is in cluster mode or names a budget.
+func hasCluster(mode bool, c runtime.ClusterConfig) bool {
+	return mode || c.FlowID != 0 || c.ThresholdType != 0 || (c.WindowIntervalMs != 0 && c.WindowIntervalMs != 1000)
 }
 
 // orJava is v, or Java's default when v is the Go zero value.
@@ -93,7 +100,7 @@ func degradeJSON(r runtime.DegradeRule) object {
 
 func systemJSON(r runtime.SystemRule) object {
 	return object{
-		"limitApp": "default", "regex": false,
+		"regex":             false, // a system rule has no resource or limitApp: Java leaves them null
 		"highestSystemLoad": jdouble(r.HighestSystemLoad), "highestCpuUsage": jdouble(r.HighestCPUUsage),
 		"qps": jdouble(r.QPS), "avgRt": r.AvgRT, "maxThread": r.MaxThread,
 	}
@@ -108,12 +115,16 @@ func paramJSON(r runtime.ParamFlowRule) object {
 	for _, it := range r.Items {
 		items = append(items, object{"object": it.Object, "classType": it.ClassType, "count": it.Count})
 	}
-	return object{
+	o := object{
 		"resource": r.Resource, "limitApp": "default", "grade": int32(r.Grade), "paramIdx": r.ParamIdx,
 		"count": jdouble(r.Count), "controlBehavior": int32(r.ControlBehavior), "maxQueueingTimeMs": r.MaxQueueingTimeMs,
 		"burstCount": r.BurstCount, "durationInSec": orJava(r.DurationInSec, 1), "paramFlowItemList": items,
-		"clusterMode": r.ClusterMode, "clusterConfig": clusterJSON(r.ClusterConfig, false), "regex": false,
+		"clusterMode": r.ClusterMode, "regex": false,
 	}
+	if hasCluster(r.ClusterMode, r.ClusterConfig) {
+		o["clusterConfig"] = clusterJSON(r.ClusterConfig, false)
+	}
+	return o
 }
 
 func encodeAll[T any](rules []T, enc func(T) object) []object {

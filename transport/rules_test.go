@@ -152,17 +152,47 @@ func TestSetRulesValidateThenSwap(t *testing.T) {
 	if code, body := f.post("setRules", url.Values{"type": {"bogus"}, "data": {"[]"}}); code != 400 || body != "invalid type" {
 		t.Errorf("type bogus = %d %q", code, body)
 	}
-	// Kinds the runtime does not enforce are refused, never "success".
+	// Each kind replaces only itself; invalid rules of any kind are refused.
 	sys := `[{"highestSystemLoad":-1.0,"highestCpuUsage":-1.0,"qps":100.0,"avgRt":-1,"maxThread":-1}]`
-	if code, body := f.post("setRules", url.Values{"type": {"system"}, "data": {sys}}); code == 200 {
-		t.Errorf("system push answered %d %q while the runtime does not enforce system rules", code, body)
+	if code, body := f.post("setRules", url.Values{"type": {"system"}, "data": {sys}}); code != 200 || body != "success" {
+		t.Errorf("system push = %d %q", code, body)
 	}
-	param := `[{"resource":"r","paramIdx":0,"count":5.0,"grade":1,"durationInSec":1,"paramFlowItemList":[]}]`
-	if code, body := f.post("setParamFlowRules", url.Values{"data": {param}}); code == 200 {
-		t.Errorf("param push answered %d %q", code, body)
+	auth := `[{"resource":"` + t.Name() + `","limitApp":"appA","strategy":1}]`
+	if code, body := f.post("setRules", url.Values{"type": {"authority"}, "data": {auth}}); code != 200 || body != "success" {
+		t.Errorf("authority push = %d %q", code, body)
 	}
-	if got := runtime.FlowRules(); !reflect.DeepEqual(got, before) {
-		t.Errorf("rules after refused pushes = %+v", got)
+	param := `[{"resource":"` + t.Name() + `","paramIdx":0,"count":5.0,"grade":1,"durationInSec":1,"paramFlowItemList":[{"object":"sku-1","classType":"String","count":9}]}]`
+	if code, body := f.post("setParamFlowRules", url.Values{"data": {param}}); code != 200 || body != "success" {
+		t.Errorf("param push = %d %q", code, body)
+	}
+	in := currentRules()
+	if !reflect.DeepEqual(in.Flow, before) || len(in.System) != 1 || in.System[0].QPS != 100 || len(in.Authority) != 1 ||
+		in.Authority[0].Strategy != runtime.AuthorityBlack || len(in.ParamFlow) != 1 || in.ParamFlow[0].Items[0].Count != 9 {
+		t.Errorf("rules in force after pushes of each kind: %+v", in)
+	}
+	for _, bad := range []url.Values{
+		{"type": {"authority"}, "data": {`[{"limitApp":"appA"}]`}},
+		{"type": {"system"}, "data": {`{"qps":1}`}},
+	} {
+		if code, body := f.post("setRules", bad); code != http.StatusBadRequest {
+			t.Errorf("push %v = %d %q", bad, code, body)
+		}
+	}
+	for _, data := range []string{`[{"resource":"r","count":5.0}]`, `[{"resource":"r","paramIdx":0,"count":-5.0}]`} {
+		if code, body := f.post("setParamFlowRules", url.Values{"data": {data}}); code != http.StatusBadRequest {
+			t.Errorf("param push %s = %d %q", data, code, body)
+		}
+	}
+	if after := currentRules(); !reflect.DeepEqual(after, in) {
+		t.Errorf("refused pushes changed the rules: %+v", after)
+	}
+	// A flow push leaves the other kinds as they are.
+	if code, body := f.post("setRules", url.Values{"type": {"flow"}, "data": {`[{"resource":"` + t.Name() + `","grade":1,"count":3.0}]`}}); code != 200 {
+		t.Fatalf("flow push = %d %q", code, body)
+	}
+	if after := currentRules(); !reflect.DeepEqual(after.System, in.System) || !reflect.DeepEqual(after.Authority, in.Authority) ||
+		!reflect.DeepEqual(after.ParamFlow, in.ParamFlow) {
+		t.Errorf("a flow push changed the other kinds: %+v", after)
 	}
 	// An empty list is a real push: the last rule deleted.
 	if code, body := f.post("setRules", url.Values{"type": {"flow"}, "data": {"[]"}}); code != 200 || body != "success" {
@@ -215,5 +245,20 @@ func TestSetRulesDecodesOnce(t *testing.T) {
 	}
 	if got := runtime.FlowRules(); len(got) != 1 || got[0].Resource != name {
 		t.Errorf("rules = %+v, want resource %q", got, name)
+	}
+}
+
+// A rules.Set holds flow and degrade rules only: a push of another kind is
+// in force but cannot be persisted, and the answer says so.
+func TestSetRulesOtherKindsNotPersisted(t *testing.T) {
+	w := &recordingWriter{}
+	f := newFixture(t, Config{Writer: w})
+	sys := `[{"highestSystemLoad":-1.0,"highestCpuUsage":-1.0,"qps":100.0,"avgRt":-1,"maxThread":-1}]`
+	code, body := f.post("setRules", url.Values{"type": {"system"}, "data": {sys}})
+	if code != 200 || body != "partial success (write data source failed)" {
+		t.Errorf("system push with a writer = %d %q", code, body)
+	}
+	if len(runtime.SystemRules()) != 1 || len(w.sets) != 0 {
+		t.Errorf("system rules %+v, writes %+v", runtime.SystemRules(), w.sets)
 	}
 }

@@ -54,7 +54,7 @@ type Logger struct {
 	cfg Config
 
 	mu   sync.Mutex
-	last map[*runtime.BlockError]int64 // each rule's count at the last tick
+	last map[*runtime.BlockError]uint32 // each rule's count at the last tick
 	prev time.Time                     // time of the last tick
 	buf  []*runtime.BlockError
 	stop func()
@@ -70,7 +70,7 @@ func New(cfg Config) *Logger {
 	if cfg.MaxLines <= 0 {
 		cfg.MaxLines = DefaultMaxLines
 	}
-	l := &Logger{cfg: cfg, last: map[*runtime.BlockError]int64{}}
+	l := &Logger{cfg: cfg, last: map[*runtime.BlockError]uint32{}}
 	l.read(func(*runtime.Resource, *runtime.BlockError, int64) {})
 	return l
 }
@@ -177,15 +177,16 @@ func (l *Logger) Tick(now time.Time) {
 // blocked calls since the last read, and records the new counts. Rules no
 // longer in force are forgotten. The caller holds l.mu (or owns l).
 func (l *Logger) read(fn func(*runtime.Resource, *runtime.BlockError, int64)) {
-	seen := make(map[*runtime.BlockError]int64, len(l.last))
+	seen := make(map[*runtime.BlockError]uint32, len(l.last))
 	for _, r := range runtime.Resources() {
 		l.buf = r.BlockErrors(l.buf[:0])
 		for _, e := range l.buf {
 			n := e.Blocked()
 			seen[e] = n
 			// A rule first seen counts from zero: it was loaded since the
-			// last read (New took the baseline of the others).
-			if d := n - l.last[e]; d > 0 {
+			// last read (New took the baseline of the others). uint32
+			// arithmetic: the counter wraps.
+			if d := int64(n - l.last[e]); d > 0 {
 				fn(r, e, d)
 			}
 		}

@@ -123,16 +123,24 @@ type blockKey struct {
 	typ      runtime.BlockType
 }
 
+// ruleCount is a rule's Blocked at the last scrape and its total since the
+// exporter first saw it.
+type ruleCount struct {
+	seen  uint32
+	total int64
+}
+
 // Exporter reads the statistics at scrape time. Its methods may be called
 // from several goroutines.
 type Exporter struct {
 	sampler *metrics.Sampler
 
 	mu sync.Mutex
-	// last is each rule's Blocked at the last scrape; blocks sums the
-	// growth by resource and kind, so that the counter keeps what rules
-	// since removed had blocked (up to their last scrape).
-	last   map[*runtime.BlockError]int64
+	// last is each rule's Blocked at the last scrape and its total so far
+	// (Blocked wraps at 2³²); blocks sums the growth by resource and kind,
+	// so that the counter keeps what rules since removed had blocked (up
+	// to their last scrape).
+	last   map[*runtime.BlockError]ruleCount
 	blocks map[blockKey]int64
 	buf    []*runtime.BlockError
 }
@@ -140,7 +148,7 @@ type Exporter struct {
 // New returns an Exporter of the resources s samples. s must be started
 // (metrics.Sampler.Start) for the call counters to grow.
 func New(s *metrics.Sampler) *Exporter {
-	return &Exporter{sampler: s, last: map[*runtime.BlockError]int64{}, blocks: map[blockKey]int64{}}
+	return &Exporter{sampler: s, last: map[*runtime.BlockError]ruleCount{}, blocks: map[blockKey]int64{}}
 }
 
 // Families reads the statistics now and returns every family, in the order
@@ -162,7 +170,7 @@ func (x *Exporter) Families() []Family {
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	seen := make(map[*runtime.BlockError]int64, len(x.last))
+	seen := make(map[*runtime.BlockError]ruleCount, len(x.last))
 	for _, st := range x.sampler.Stats() {
 		name, t := st.Name, st.Totals
 		add(Requests, float64(t.Pass), name, resultPass, "")
@@ -173,11 +181,11 @@ func (x *Exporter) Families() []Family {
 			errs = x.buf
 		}
 		for _, e := range errs {
-			n := e.Blocked()
-			seen[e] = n
-			if d := n - x.last[e]; d > 0 {
-				x.blocks[blockKey{name, e.Type()}] += d
-			}
+			n, prev := e.Blocked(), x.last[e]
+			// uint32 arithmetic: the counter wraps; the totals do not.
+			d := int64(n - prev.seen)
+			seen[e] = ruleCount{seen: n, total: prev.total + d}
+			x.blocks[blockKey{name, e.Type()}] += d
 		}
 		for typ := runtime.BlockTypeFlow; typ <= runtime.BlockTypeAuthority; typ++ {
 			if n, ok := x.blocks[blockKey{name, typ}]; ok {
@@ -194,7 +202,7 @@ func (x *Exporter) Families() []Family {
 			add(Concurrency, float64(st.Last.Concurrency), name)
 		}
 		for _, e := range errs {
-			add(RuleBlocked, float64(e.Blocked()), name, e.Type().String(), e.Rule())
+			add(RuleBlocked, float64(seen[e].total), name, e.Type().String(), e.Rule())
 		}
 		add(PartialSeconds, float64(t.PartialSeconds), name)
 	}

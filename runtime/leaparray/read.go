@@ -14,7 +14,7 @@ import "unsafe"
 // it in window id). So a complete read is exact, and an incomplete one is
 // known to be short: a late reader can tell a missed bucket from a quiet one.
 func (w *Window) ReadBucket(id int64, dst []int64) (complete bool) {
-	n := min(len(dst), w.counters)
+	n := min(len(dst), int(w.counters))
 	tag := uint64(id) & tagMask
 	off := uintptr(w.slot(id)) * w.stripeBytes
 	complete = true
@@ -41,7 +41,7 @@ func (w *Window) BorrowedAtID(id int64) (n int64, complete bool) {
 	if !w.everBorrowed.Load() {
 		return 0, true
 	}
-	v := w.borrowed[w.borrowSlot(id)].Load()
+	v := w.borrowWord(id).Load()
 	switch t, tag := v>>countBits, uint64(id)&tagMask; {
 	case t == tag:
 		return int64(v & countMask), true
