@@ -55,7 +55,7 @@ type Logger struct {
 
 	mu   sync.Mutex
 	last map[*runtime.BlockError]uint32 // each rule's count at the last tick
-	prev time.Time                     // time of the last tick
+	prev time.Time                      // time of the last tick
 	buf  []*runtime.BlockError
 	stop func()
 	done chan struct{}
