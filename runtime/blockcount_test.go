@@ -86,3 +86,57 @@ func TestBlockErrorBlockedCounts(t *testing.T) {
 		t.Errorf("a resource without rules lists %v", got)
 	}
 }
+
+// TestBlockErrorsListsAuthorityAndSystem checks that the errors of
+// authority rules (a black list's, made at load, and a white list's, made
+// at a refusal) and of system protection are listed with their counts.
+func TestBlockErrorsListsAuthorityAndSystem(t *testing.T) {
+	useManualClock(t)
+	black := NewResource(uniqueName(t, "black"))
+	white := NewResource(uniqueName(t, "white"), WithTrafficType(TrafficInbound))
+	if err := LoadRules(Rules{
+		Authority: []AuthorityRule{
+			{Resource: black.Name(), Strategy: AuthorityBlack, LimitApp: "bad,worse"},
+			{Resource: white.Name(), Strategy: AuthorityWhite, LimitApp: "good"},
+		},
+		System: []SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: 0}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	bad := WithOrigin(context.Background(), "bad")
+	for range 3 {
+		if _, be := black.Entry(bad); be == nil {
+			t.Fatal("the black list let origin bad through")
+		}
+	}
+	errs := black.BlockErrors(nil)
+	if len(errs) != 2 || errs[0].Origin() != "bad" || errs[0].Blocked() != 3 || errs[1].Origin() != "worse" || errs[1].Blocked() != 0 {
+		t.Fatalf("black list errors %v, want bad (3 blocks) then worse (0)", errs)
+	}
+
+	if _, be := white.Entry(WithOrigin(context.Background(), "evil")); be == nil || be.Type() != BlockTypeAuthority {
+		t.Fatalf("the white list let origin evil through (%v)", be)
+	}
+	// One call in flight, then system protection (none more) blocks.
+	good := WithOrigin(context.Background(), "good")
+	e, be := white.Entry(good)
+	if be != nil {
+		t.Fatalf("first good call blocked: %v", be)
+	}
+	defer e.Exit()
+	if _, be := white.Entry(good); be == nil || be.Type() != BlockTypeSystem {
+		t.Fatalf("second good call: %v, want a system block", be)
+	}
+	var authority, system uint32
+	for _, e := range white.BlockErrors(nil) {
+		switch e.Type() {
+		case BlockTypeAuthority:
+			authority += e.Blocked()
+		case BlockTypeSystem:
+			system += e.Blocked()
+		}
+	}
+	if authority != 1 || system != 1 {
+		t.Errorf("white list resource: %d authority and %d system blocks listed, want 1 and 1", authority, system)
+	}
+}
