@@ -24,14 +24,12 @@ func loopbackDefault(addr string) string {
 }
 
 // startHTTP serves /metrics (Prometheus's text format) and the built-in page
-// at / on addr, and says where.
-func startHTTP(addr string, out io.Writer) (stop func(), err error) {
+// at / on addr from the started sampler s, and says where.
+func startHTTP(addr string, s *metrics.Sampler, out io.Writer) (stop func(), err error) {
 	ln, err := net.Listen("tcp", loopbackDefault(addr))
 	if err != nil {
 		return nil, fmt.Errorf("-http: %w", err)
 	}
-	s := metrics.New(metrics.Config{})
-	s.Start()
 	page := console.New(console.Config{Sampler: s, Title: "orders"})
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", exposition.New(s))
@@ -46,6 +44,5 @@ func startHTTP(addr string, out io.Writer) (stop func(), err error) {
 	return func() {
 		_ = srv.Close()
 		page.Close()
-		s.Stop()
 	}, nil
 }

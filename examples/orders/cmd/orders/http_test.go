@@ -29,8 +29,9 @@ func TestHTTPFlag(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	// A bare port: the example binds it on 127.0.0.1.
-	cmd := exec.CommandContext(ctx, bin, "-duration=8s", "-qps=200", "-limit=50", "-slow-until=0s", "-http=:0")
+	// A bare port: the example binds it on 127.0.0.1. With -transport too,
+	// the command center and -http share one sampler.
+	cmd := exec.CommandContext(ctx, bin, "-duration=8s", "-qps=200", "-limit=50", "-slow-until=0s", "-http=:0", "-transport=127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,7 @@ import (
 	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/examples/orders"
 	"github.com/sentinelgen/sentinelgen/examples/orders/load"
+	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/runtime"
 	"github.com/sentinelgen/sentinelgen/transport"
 )
@@ -91,6 +92,12 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	if (tc.Listen != "" || *httpAddr != "") && !*simulate {
+		// One sampler serves the command center and -http.
+		tc.Sampler = metrics.New(metrics.Config{})
+		tc.Sampler.Start()
+		defer tc.Sampler.Stop()
+	}
 	if tc.Listen != "" {
 		if *simulate {
 			return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
@@ -107,7 +114,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if *simulate {
 			return fmt.Errorf("-http serves wall-clock seconds; it cannot be used with -simulate")
 		}
-		stopHTTP, err := startHTTP(*httpAddr, out)
+		stopHTTP, err := startHTTP(*httpAddr, tc.Sampler, out)
 		if err != nil {
 			return err
 		}
