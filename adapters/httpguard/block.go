@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
+
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -35,6 +37,14 @@ var blockBodies = func() map[runtime.BlockType]string {
 	}
 	return m
 }()
+
+// RetryAfter is how long a client refused with be should wait before trying
+// again, or 0 when that is not known. It is known for a circuit breaker
+// that is OPEN (until TimeWindowSec has passed since it opened) and for a
+// flow block of a resource whose flow rules all count QPS (within the
+// one-second window). A hot-parameter, system, concurrency or authority
+// block has no known wait. Waits are followed from the first New.
+func RetryAfter(be *runtime.BlockError) time.Duration { return rulewatch.RetryAfter(be) }
 
 // secondsText holds the Retry-After values of short waits.
 var secondsText = func() []string {

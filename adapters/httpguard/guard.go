@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
+
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -21,7 +23,7 @@ type Guard struct {
 // names as the patterns are written, inbound web resources, DefaultBlockHandler,
 // panics and 5xx statuses traced.
 func New(opts ...Option) *Guard {
-	startRuleWatch()
+	rulewatch.Start()
 	g := &Guard{cfg: defaultConfig()}
 	for _, o := range opts {
 		o(&g.cfg)

@@ -3,6 +3,8 @@ package httpguard
 import (
 	"net/http"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
+
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -24,7 +26,7 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ctx, derived = runtime.WithOrigin(ctx, o), true
 		}
 	}
-	if chainNamed(name) {
+	if rulewatch.ChainNamed(name) {
 		ctx, derived = runtime.WithEntrance(ctx, name), true
 	}
 	c := getCall()

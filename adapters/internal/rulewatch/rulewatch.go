@@ -1,4 +1,7 @@
-package httpguard
+// Package rulewatch follows the rules in force and the circuit breakers'
+// state changes for the adapters, which need to know more about a block or
+// a route than a shared *runtime.BlockError says.
+package rulewatch
 
 import (
 	"sync"
@@ -13,7 +16,7 @@ import (
 // rule names a route (so the entrance goes in the context), whether a
 // resource's flow rules all count QPS (so a flow block's wait is at most the
 // one-second window), and when an open breaker will let a probe through.
-// One watch serves every Guard of the process; it starts with the first.
+// One watch serves every adapter of the process; it starts with the first.
 var ruleWatch struct {
 	once sync.Once
 	// chainRefs holds the RefResource of every chain flow rule; nil when
@@ -27,7 +30,8 @@ var ruleWatch struct {
 	retryAt atomic.Pointer[map[string]int64]
 }
 
-func startRuleWatch() {
+// Start begins following rules and breakers; later calls do nothing.
+func Start() {
 	ruleWatch.once.Do(func() {
 		runtime.OnFlowRulesChange(watchFlowRules)
 		runtime.OnBreakerStateChange(watchBreaker)
@@ -76,8 +80,8 @@ func watchBreaker(ev runtime.BreakerEvent) {
 	ruleWatch.retryAt.Store(&next)
 }
 
-// chainNamed reports whether a chain flow rule has name as its entrance.
-func chainNamed(name string) bool {
+// ChainNamed reports whether a chain flow rule has name as its entrance.
+func ChainNamed(name string) bool {
 	refs := ruleWatch.chainRefs.Load()
 	if refs == nil {
 		return false
@@ -91,8 +95,7 @@ func chainNamed(name string) bool {
 // that is OPEN (until its TimeWindowSec since opening has passed) and for a
 // flow block of a resource whose flow rules all count QPS (within the
 // one-second window). A hot-parameter, system, concurrency or authority
-// block has no known wait. It needs a Guard (New) to have been created,
-// which starts following the rules and breakers.
+// block has no known wait. Waits are known from the time Start is called.
 func RetryAfter(be *runtime.BlockError) time.Duration {
 	if be == nil {
 		return 0
