@@ -46,14 +46,21 @@ var blockBodies = func() map[runtime.BlockType]string {
 // block has no known wait. Waits are followed from the first New.
 func RetryAfter(be *runtime.BlockError) time.Duration { return rulewatch.RetryAfter(be) }
 
-// secondsText holds the Retry-After values of short waits.
-var secondsText = func() []string {
-	s := make([]string, 61)
-	for i := range s {
-		s[i] = strconv.Itoa(i)
-	}
-	return s
-}()
+// Header values of the block response, shared by every blocked request so
+// the block path does not allocate them: each slice has len == cap, so a
+// later Header().Add copies instead of writing into the shared array.
+var (
+	textPlain = []string{"text/plain; charset=utf-8"}
+	noSniff   = []string{"nosniff"}
+	// secondsText holds the Retry-After values of waits up to a minute.
+	secondsText = func() [][]string {
+		s := make([][]string, 61)
+		for i := range s {
+			s[i] = []string{strconv.Itoa(i)}
+		}
+		return s
+	}()
+)
 
 // DefaultBlockHandler answers with Status(be), a Retry-After header when
 // RetryAfter knows the wait, and a one-line text body naming the kind of
@@ -61,10 +68,10 @@ var secondsText = func() []string {
 func DefaultBlockHandler(w http.ResponseWriter, r *http.Request, be *runtime.BlockError) {
 	h := w.Header()
 	if d := RetryAfter(be); d > 0 {
-		h.Set("Retry-After", retryAfterText(d))
+		h["Retry-After"] = retryAfterValue(d)
 	}
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["Content-Type"] = textPlain
+	h["X-Content-Type-Options"] = noSniff
 	w.WriteHeader(Status(be))
 	body, ok := blockBodies[be.Type()]
 	if !ok {
@@ -73,14 +80,14 @@ func DefaultBlockHandler(w http.ResponseWriter, r *http.Request, be *runtime.Blo
 	_, _ = io.WriteString(w, body)
 }
 
-// retryAfterText is d in whole seconds, rounded up (Retry-After has no
+// retryAfterValue is d in whole seconds, rounded up (Retry-After has no
 // finer unit; rounding down could say 0).
-func retryAfterText(d time.Duration) string {
+func retryAfterValue(d time.Duration) []string {
 	s := int64((d + time.Second - 1) / time.Second)
 	if s < int64(len(secondsText)) {
 		return secondsText[s]
 	}
-	return strconv.FormatInt(s, 10)
+	return []string{strconv.FormatInt(s, 10)}
 }
 
 // ErrPanic is the error traced for a handler that panicked.

@@ -48,6 +48,15 @@ func (c *call) Write(b []byte) (int, error) {
 	return c.w.Write(b)
 }
 
+// WriteString keeps the wrapped writer's io.StringWriter, which spares
+// io.WriteString a conversion to []byte (an allocation per call).
+func (c *call) WriteString(s string) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	return io.WriteString(c.w, s)
+}
+
 // ReadFrom keeps the wrapped writer's io.ReaderFrom (sendfile for files).
 func (c *call) ReadFrom(src io.Reader) (int64, error) {
 	if c.status == 0 {
