@@ -63,7 +63,6 @@ func (o *Orders) List(_ *ListRequest, ss grpc.ServerStream) error {
 	}
 }
 
-
 // ordersServer is the service's handler type, as generated code declares
 // it, for grpc.ServiceDesc.HandlerType.
 type ordersServer interface {
