@@ -1,0 +1,55 @@
+package grpcguard
+
+import (
+	"context"
+	"testing"
+
+	"google.golang.org/grpc"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// BenchmarkUnaryServerOverhead calls a unary handler bare and through the
+// server interceptor, in one run: the pass path (a flow rule that admits
+// and a closed breaker) and the block path (a QPS rule of 0, answered with
+// a status error). The network is left out: it is the same with or without
+// the guard.
+func BenchmarkUnaryServerOverhead(b *testing.B) {
+	handler := func(ctx context.Context, req any) (any, error) { return req, nil }
+	guard := UnaryServerInterceptor()
+	pass := &grpc.UnaryServerInfo{FullMethod: "/bench.Svc/Pass"}
+	block := &grpc.UnaryServerInfo{FullMethod: "/bench.Svc/Block"}
+	if err := runtime.LoadRules(runtime.Rules{
+		Flow: []runtime.FlowRule{
+			{Resource: pass.FullMethod, Grade: runtime.FlowGradeQPS, Count: 1e12},
+			{Resource: block.FullMethod, Grade: runtime.FlowGradeQPS, Count: 0},
+		},
+		Degrade: []runtime.DegradeRule{{Resource: pass.FullMethod, Grade: runtime.DegradeErrorRatio, Count: 0.5, TimeWindowSec: 10}},
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+	ctx, req := context.Background(), new(int)
+	b.Run("bare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = handler(ctx, req)
+		}
+	})
+	b.Run("pass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := guard(ctx, req, pass, handler); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("block", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := guard(ctx, req, block, handler); err == nil {
+				b.Fatal("not blocked")
+			}
+		}
+	})
+}
