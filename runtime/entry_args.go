@@ -2,15 +2,55 @@ package runtime
 
 import "context"
 
-// SCAFFOLD (lead, 2026-12-01): the rule-framework helper replaces this file.
-
 // EntryArgsTo is EntryTo for a call whose arguments hot-parameter rules may
 // check: args[i] is the key of the i-th parameter after a leading
-// context.Context (see ParamFlowRule.ParamIdx).
+// context.Context (see ParamFlowRule.ParamIdx). Callers build args only when
+// HasParamRules reports true; with no param rule the call is EntryTo's.
 func (r *Resource) EntryArgsTo(e *Entry, ctx context.Context, args []ParamArg, opts ...EntryOption) *BlockError {
-	return r.EntryTo(e, ctx, opts...)
+	return r.enter(e, ctx, args, opts)
 }
 
 // HasParamRules reports whether a hot-parameter rule names the resource, so
-// that callers build argument keys only when a rule will read them.
-func (r *Resource) HasParamRules() bool { return false }
+// that callers build argument keys only when a rule will read them. It
+// inlines: one atomic load and two compares.
+func (r *Resource) HasParamRules() bool {
+	rs := r.rules.Load()
+	return rs != nil && rs.param != nil
+}
+
+// guard runs the checks Sentinel's slot chain runs before the flow rules, in
+// its order: authority (AuthoritySlot), system protection (SystemSlot, for
+// inbound resources), hot parameters (ParamFlowSlot). It returns the call's
+// origin node for per-origin flow rules (see originNodes.of), the inbound
+// aggregate when system protection is in force, the time after the checks
+// (a param rate limiter may sleep), or the block error of the first check
+// that refuses the call. The origin is read from ctx only when a rule of
+// the resource needs it.
+func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []ParamArg, nowNs, acquire int64) (from *node, other bool, sys *inbound, _ int64, blocked *BlockError) {
+	if len(rs.authority) != 0 || rs.origins != nil {
+		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
+			for _, a := range rs.authority {
+				if blocked := a.check(origin); blocked != nil {
+					return nil, false, nil, nowNs, blocked
+				}
+			}
+			if rs.origins != nil {
+				from, other = rs.origins.of(origin)
+			}
+		}
+	}
+	if g := systemGuard.Load(); g != nil && r.TrafficType() == TrafficInbound {
+		if blocked := g.check(r, nowNs/1e6, acquire); blocked != nil {
+			return from, other, nil, nowNs, blocked
+		}
+		sys = g.stats
+	}
+	if rs.param != nil {
+		e.params = paramHeld{}
+		if blocked := rs.param.enter(&e.params, args, nowNs, acquire); blocked != nil {
+			return from, other, nil, nowNs, blocked
+		}
+		nowNs = nowNanos() // the check may have slept
+	}
+	return from, other, sys, nowNs, nil
+}

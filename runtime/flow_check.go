@@ -43,6 +43,10 @@ type flowCheck struct {
 	// window: counts are whole, so n <= Count exactly when n <= floor(Count),
 	// and the comparison needs no conversion to float per call.
 	limit int64
+	// app says whose calls the rule counts (LimitApp); origin is the node
+	// of the origin an appOne rule names.
+	app    uint8
+	origin *node
 	// direct is true for the common rule, a local QPS reject rule on the
 	// resource's own second-level window, which Entry decides pinned from
 	// the window's cached bound, without calling check.
@@ -59,7 +63,9 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 		f.warm = newWarmUp(r.Count, r.WarmUpPeriodSec, r.ColdFactor)
 	}
 	f.limit = countLimit(r.Count)
-	f.direct = r.Grade == FlowGradeQPS && r.Strategy == StrategyDirect && r.ControlBehavior == BehaviorReject && !r.ClusterMode && f.own == nil
+	f.app = appOf(r.LimitApp)
+	f.direct = r.Grade == FlowGradeQPS && r.Strategy == StrategyDirect && r.ControlBehavior == BehaviorReject && !r.ClusterMode && f.own == nil &&
+		f.app == appAll
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
 		f.pacer = &pacer{wholeMs: pacesInWholeMs(r)}
 		f.pacer.latestNs.Store(math.MinInt64 / 2)
@@ -77,9 +83,26 @@ func countLimit(count float64) int64 {
 	return int64(math.Floor(count))
 }
 
+// applies reports whether the rule counts a call whose origin's node is from
+// (nil without an origin), other telling whether no rule names the origin.
+// This is Sentinel's FlowRuleChecker.selectNodeByRequesterAndStrategy
+// deciding between a node and none.
+func (f *flowCheck) applies(from *node, other bool) bool {
+	switch f.app {
+	case appOne:
+		return from != nil && from == f.origin
+	case appOther:
+		return other
+	}
+	return true
+}
+
 // source returns the statistics the rule reads for this call, or nil when the
-// rule does not apply to it (a chain rule for another entrance).
-func (f *flowCheck) source(r *Resource, via *node) *node {
+// rule does not apply to it (a chain rule for another entrance). from is the
+// call's origin node: a direct rule for some callers counts that origin's
+// own calls, while relate and chain rules read what they read for every
+// caller, as in Sentinel.
+func (f *flowCheck) source(r *Resource, via, from *node) *node {
 	switch f.rule.Strategy {
 	case StrategyRelate:
 		return f.related.stats
@@ -89,12 +112,15 @@ func (f *flowCheck) source(r *Resource, via *node) *node {
 		}
 		return nil // the call came through another entrance, or none
 	}
+	if f.app != appAll {
+		return from
+	}
 	return r.stats
 }
 
 // check decides one call against the rule.
-func (f *flowCheck) check(r *Resource, via *node, nowNs, secondID, acquire int64, prioritized bool) verdict {
-	src := f.source(r, via)
+func (f *flowCheck) check(r *Resource, via, from *node, nowNs, secondID, acquire int64, prioritized bool) verdict {
+	src := f.source(r, via, from)
 	if src == nil {
 		return verdictPass
 	}

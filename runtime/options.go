@@ -29,6 +29,7 @@ const (
 type resourceConfig struct {
 	traffic      TrafficType
 	resourceType ResourceType
+	paramNames   []string // see WithParamNames
 }
 
 // ResourceOption configures a resource when NewResource first creates it.
@@ -42,4 +43,14 @@ func WithTrafficType(t TrafficType) ResourceOption {
 // WithResourceType sets the resource's type (default ResourceTypeCommon).
 func WithResourceType(t ResourceType) ResourceOption {
 	return func(c *resourceConfig) { c.resourceType = t }
+}
+
+// WithParamNames declares the names of the guarded method's parameters
+// after a leading context.Context, in order: names[i] is the parameter that
+// ParamFlowRule.ParamIdx i selects. Generated code declares them so that a
+// rule file may name a hot parameter instead of giving its index (see
+// Resource.ParamNames).
+func WithParamNames(names ...string) ResourceOption {
+	names = append([]string(nil), names...)
+	return func(c *resourceConfig) { c.paramNames = names }
 }

@@ -17,12 +17,15 @@ import (
 
 // recordBlock counts a blocked call in the second-level window id, unpins
 // (the caller is pinned to p) and returns blocked.
-func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked *BlockError) *BlockError {
+func (r *Resource) recordBlock(p stripe.P, via, from *node, id, acquire int64, blocked *BlockError) *BlockError {
 	if c := r.stats.second.AtID(id, p); !c.TryAdd(evBlock, acquire) {
 		c.Add(evBlock, acquire)
 	}
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
+	}
+	if from != nil {
+		from.second.AtID(id, p).Add(evBlock, acquire)
 	}
 	audit := clockAudits.due(p)
 	stripe.Unpin()
@@ -36,10 +39,13 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 // tickets.go) and unpins (the caller is pinned to p). The ticket's sequence
 // number, which counts this processor's passes, also times the clock's
 // audit.
-func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
+func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via, from *node, id, nowMs, acquire int64, counted bool) ticket {
 	r.stats.enter(p, id, nowMs, acquire, counted)
 	if via != nil {
 		via.enter(p, id, nowMs, acquire, counted)
+	}
+	if from != nil {
+		from.enter(p, id, nowMs, acquire, counted)
 	}
 	for _, w := range rs.ownWindows {
 		w.AtPinned(nowMs, p).Add(0, acquire)
@@ -80,6 +86,9 @@ func (e *Entry) Exit() {
 	if e.via != nil {
 		e.via.exit(p, id, rtMs, acquire, e.failed)
 	}
+	if e.from != nil {
+		e.from.exit(p, id, rtMs, acquire, e.failed)
+	}
 	// Breakers record and decide here (reads only); a state change, which
 	// calls listeners, waits until after Unpin.
 	var changes uint64
@@ -95,6 +104,12 @@ func (e *Entry) Exit() {
 		}
 	}
 	stripe.Unpin()
+	if e.sys != nil {
+		e.sys.exit(nowMs, rtMs, acquire)
+	}
+	if e.rules.param != nil {
+		e.rules.param.exit(&e.params, acquire)
+	}
 	for i := 0; changes != 0; i++ {
 		if changes&(1<<i) != 0 {
 			e.rules.degrade[i].change(nowMs, rtMs, e.failed)

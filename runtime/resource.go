@@ -46,6 +46,7 @@ func NewResource(name string, opts ...ResourceOption) *Resource {
 	r := lookupOrCreateLocked(name)
 	if r.config.Load()&declaredBit == 0 {
 		r.config.Store(declaredBit | uint32(cfg.resourceType)<<8 | uint32(cfg.traffic))
+		declareParamNames(r, cfg.paramNames)
 	}
 	return r
 }
@@ -93,9 +94,12 @@ func (r *Resource) ResourceType() ResourceType { return ResourceType(r.config.Lo
 // block, does nothing on Exit or TraceError. An Entry may be copied: the
 // call ends at the first Exit of any copy, and later ones do nothing.
 type Entry struct {
-	res     *Resource
-	rules   *ruleSet // the checks this call passed, which judge its outcome
-	via     *node    // statistics of the call's entrance, when a chain rule tracks it
+	res   *Resource
+	rules *ruleSet // the checks this call passed, which judge its outcome
+	via   *node    // statistics of the call's entrance, when a chain rule tracks it
+	from  *node    // statistics of the call's origin, when a per-origin flow rule tracks it
+	sys   *inbound // the inbound aggregate, when system protection counted the call
+	// startNs is when the call was admitted.
 	startNs int64
 	// secondID is the second-level window ID at startNs: Exit reuses it
 	// when the clock has not moved (with the default clock, any call
@@ -103,6 +107,7 @@ type Entry struct {
 	secondID int64
 	probes   uint64 // bit i: this call is the probe of rules.degrade[i]
 	ticket   ticket // makes the first Exit of any copy the only one
+	params   paramHeld
 	acquire  int32
 	failed   bool
 	exited   bool
@@ -110,12 +115,18 @@ type Entry struct {
 
 // Entry asks to run one call of the resource. It returns a nil *BlockError
 // when the call may proceed, or the preallocated error of the first rule that
-// blocks it. Flow rules are checked first, in load order, then circuit
-// breakers. ctx carries the entrance for chain rules; it is only consulted
-// when such a rule exists. A call may sleep through the Clock when a rate
-// limiter queues it or a prioritized call borrows from the next window.
+// blocks it. Checks run in Sentinel's slot order: authority rules, system
+// protection (inbound resources), hot-parameter rules, flow rules (in
+// Sentinel's order: see FlowRule.LimitApp), then circuit breakers. ctx
+// carries the entrance for chain rules and the origin for authority and
+// per-origin flow rules; it is only consulted when such a rule exists. A call
+// may sleep through the Clock when a rate limiter queues it or a prioritized
+// call borrows from the next window.
+//
+// Entry passes no arguments, so hot-parameter rules do not check it: use
+// EntryArgsTo for that.
 func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (e Entry, blocked *BlockError) {
-	blocked = r.EntryTo(&e, ctx, opts...)
+	blocked = r.enter(&e, ctx, nil, opts)
 	return e, blocked
 }
 
@@ -124,8 +135,15 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (e Entry, blo
 // in place, rather than returned through the stack and copied into the
 // caller's variable (about 3 ns, 6% of a pass with one flow rule and one
 // breaker, measured side by side in bench's rotating harness). Entry is
-// EntryTo into its result; both are the same call.
+// EntryTo into its result; both are the same call. Like Entry, it passes no
+// arguments to hot-parameter rules.
 func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *BlockError {
+	return r.enter(e, ctx, nil, opts)
+}
+
+// enter is EntryTo and EntryArgsTo. They inline, so callers call enter
+// directly, as they called EntryTo before arguments existed.
+func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []EntryOption) *BlockError {
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
 		acquire, prioritized = applyEntryOptions(opts)
@@ -139,6 +157,20 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 		via = rs.chained[EntranceFrom(ctx)]
 	}
 	nowNs := nowNanos()
+	// The checks before the flow rules, and the per-origin and inbound
+	// statistics, cost one branch when no rule needs them.
+	var from *node
+	var sys *inbound
+	other := false
+	if rs.guarded || rs.origins != nil || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
+		var blocked *BlockError
+		from, other, sys, nowNs, blocked = r.guard(e, rs, ctx, args, nowNs, acquire)
+		if blocked != nil {
+			*e = Entry{}
+			p := stripe.Pin()
+			return r.recordBlock(p, via, from, r.stats.second.ID(nowNs/1e6), acquire, blocked)
+		}
+	}
 	id := r.stats.second.ID(nowNs / 1e6)
 	// Pinned from the first check to the last record (see record.go): a
 	// direct QPS rule is decided from this processor's cached bound. Checks
@@ -151,11 +183,15 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 			if r.stats.second.FitsPinned(id, acquire, f.limit, p) {
 				continue
 			}
-			*e = Entry{}
-			return r.recordBlock(p, via, id, acquire, f.blocked)
+			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
+			r.drop(e, rs, acquire)
+			return blocked
+		}
+		if f.app != appAll && !f.applies(from, other) {
+			continue
 		}
 		stripe.Unpin()
-		v := f.check(r, via, nowNs, id, acquire, prioritized)
+		v := f.check(r, via, from, nowNs, id, acquire, prioritized)
 		if v != verdictPass && v != verdictBlock {
 			// The call slept: later checks and the statistics use the new time.
 			counted = counted && v != verdictBorrowed
@@ -164,8 +200,9 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 		}
 		p = stripe.Pin()
 		if v == verdictBlock {
-			*e = Entry{}
-			return r.recordBlock(p, via, id, acquire, f.blocked)
+			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
+			r.drop(e, rs, acquire)
+			return blocked
 		}
 	}
 	probes := uint64(0)
@@ -175,17 +212,30 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 		probes, blocked = rs.tryBreakers(nowNs / 1e6)
 		p = stripe.Pin()
 		if blocked != nil {
-			*e = Entry{}
-			return r.recordBlock(p, via, id, acquire, blocked)
+			blocked = r.recordBlock(p, via, from, id, acquire, blocked)
+			r.drop(e, rs, acquire)
+			return blocked
 		}
 	}
 	// Field by field: a composite literal through a pointer is built on
 	// the stack and copied whole (measured at an eighth of the pass).
-	e.res, e.rules, e.via = r, rs, via
+	e.res, e.rules, e.via, e.from, e.sys = r, rs, via, from, sys
 	e.startNs, e.secondID, e.probes = nowNs, id, probes
 	e.acquire, e.failed, e.exited = int32(acquire), false, false
-	e.ticket = r.recordPass(p, rs, via, id, nowNs/1e6, acquire, counted)
+	e.ticket = r.recordPass(p, rs, via, from, id, nowNs/1e6, acquire, counted)
+	if sys != nil {
+		sys.enter(nowNs/1e6, acquire)
+	}
 	return nil
+}
+
+// drop clears *e after a block by a flow rule or breaker, first releasing
+// what the call's hot-parameter checks recorded in it (the call is unpinned).
+func (r *Resource) drop(e *Entry, rs *ruleSet, acquire int64) {
+	if rs.param != nil {
+		rs.param.exit(&e.params, acquire)
+	}
+	*e = Entry{}
 }
 
 // breakersClosed reports whether every circuit breaker is CLOSED, the

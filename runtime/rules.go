@@ -7,38 +7,63 @@ import (
 	"sync"
 )
 
+// ruleKinds is a set of rule kinds, the kinds a load replaces.
+type ruleKinds uint8
+
+const (
+	kindFlow ruleKinds = 1 << iota
+	kindDegrade
+	kindParam
+	kindSystem
+	kindAuthority
+	allKinds = kindFlow | kindDegrade | kindParam | kindSystem | kindAuthority
+)
+
+// ruleLists is the rules of every kind, as given, in load order.
+type ruleLists struct {
+	flow      []FlowRule
+	degrade   []DegradeRule
+	param     []ParamFlowRule
+	system    []SystemRule
+	authority []AuthorityRule
+}
+
 // rulesInForce is what the last successful loads installed. The mutex
 // serialises loads (and their listener notifications); the hot path never
 // takes it.
 var rulesInForce struct {
 	sync.Mutex
-	flow    []FlowRule // as given, in load order
-	degrade []DegradeRule
+	ruleLists
 }
 
 // LoadFlowRules replaces all flow rules. If any rule is invalid nothing
 // changes and the error names every invalid rule (see RuleError).
 func LoadFlowRules(rules []FlowRule) error {
-	if err := ValidateFlowRules(rules); err != nil {
-		return err
-	}
-	rulesInForce.Lock()
-	defer rulesInForce.Unlock()
-	install(rules, rulesInForce.degrade, true, false, changedResources(rules, nil, true, false))
-	return nil
+	return load(ruleLists{flow: rules}, kindFlow)
 }
 
 // LoadDegradeRules replaces all degrade rules. If any rule is invalid nothing
 // changes. A breaker whose rule is unchanged keeps its state and statistics.
 func LoadDegradeRules(rules []DegradeRule) error {
-	rulesInForce.Lock()
-	defer rulesInForce.Unlock()
-	changed := changedResources(nil, rules, false, true)
-	if err := validateDegradeRules(rules, changed); err != nil {
-		return err
-	}
-	install(rulesInForce.flow, rules, false, true, changed)
-	return nil
+	return load(ruleLists{degrade: rules}, kindDegrade)
+}
+
+// LoadParamFlowRules replaces all hot-parameter rules. If any rule is invalid
+// nothing changes. A rule that is unchanged keeps its per-value state.
+func LoadParamFlowRules(rules []ParamFlowRule) error {
+	return load(ruleLists{param: rules}, kindParam)
+}
+
+// LoadSystemRules replaces all system rules. If any rule is invalid nothing
+// changes. With no rule (an empty slice) system protection is off.
+func LoadSystemRules(rules []SystemRule) error {
+	return load(ruleLists{system: rules}, kindSystem)
+}
+
+// LoadAuthorityRules replaces all authority rules. If any rule is invalid
+// nothing changes.
+func LoadAuthorityRules(rules []AuthorityRule) error {
+	return load(ruleLists{authority: rules}, kindAuthority)
 }
 
 // Rules is every kind of rule at once, the argument of LoadRules.
@@ -51,62 +76,146 @@ type Rules struct {
 }
 
 // LoadRules replaces the rules of every kind together: all of them are
-// validated first, and either all take effect or nothing changes. Each
-// resource switches to its new checks in one atomic step.
+// validated first, and either all take effect or nothing changes (an
+// invalid authority rule leaves the flow rules in force as they were). Each
+// resource switches to its new checks in one atomic step; the system
+// thresholds, which are process-wide, switch in one step of their own.
 func LoadRules(r Rules) error {
-	if len(r.ParamFlow)+len(r.System)+len(r.Authority) != 0 {
-		return errors.New("sentinel: param-flow, system and authority rules are not enforced yet")
-	}
+	return load(ruleLists{flow: r.Flow, degrade: r.Degrade, param: r.ParamFlow, system: r.System, authority: r.Authority}, allKinds)
+}
+
+// load replaces the kinds in kinds with those of next; the other kinds of
+// next are ignored and stay as they are in force.
+func load(next ruleLists, kinds ruleKinds) error {
 	rulesInForce.Lock()
 	defer rulesInForce.Unlock()
-	changed := changedResources(r.Flow, r.Degrade, true, true)
-	if err := errors.Join(ValidateFlowRules(r.Flow), validateDegradeRules(r.Degrade, changed)); err != nil {
+	cur := &rulesInForce.ruleLists
+	if kinds&kindFlow == 0 {
+		next.flow = cur.flow
+	}
+	if kinds&kindDegrade == 0 {
+		next.degrade = cur.degrade
+	}
+	if kinds&kindParam == 0 {
+		next.param = cur.param
+	}
+	if kinds&kindSystem == 0 {
+		next.system = cur.system
+	}
+	if kinds&kindAuthority == 0 {
+		next.authority = cur.authority
+	}
+	changed := changedResources(&next, kinds)
+	var errs []error
+	if kinds&kindFlow != 0 {
+		errs = append(errs, ValidateFlowRules(next.flow))
+	}
+	if kinds&kindDegrade != 0 {
+		errs = append(errs, validateDegradeRules(next.degrade, changed))
+	}
+	if kinds&kindParam != 0 {
+		errs = append(errs, ValidateParamFlowRules(next.param))
+	}
+	if kinds&kindSystem != 0 {
+		errs = append(errs, ValidateSystemRules(next.system))
+	}
+	if kinds&kindAuthority != 0 {
+		errs = append(errs, ValidateAuthorityRules(next.authority))
+	}
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	install(r.Flow, r.Degrade, true, true, changed)
+	install(next, kinds, changed)
 	return nil
 }
 
 // FlowRules returns a copy of the flow rules in force.
-func FlowRules() []FlowRule {
-	rulesInForce.Lock()
-	defer rulesInForce.Unlock()
-	return append([]FlowRule(nil), rulesInForce.flow...)
-}
+func FlowRules() []FlowRule { return inForce(func(l *ruleLists) []FlowRule { return l.flow }) }
 
 // DegradeRules returns a copy of the degrade rules in force.
 func DegradeRules() []DegradeRule {
-	rulesInForce.Lock()
-	defer rulesInForce.Unlock()
-	return append([]DegradeRule(nil), rulesInForce.degrade...)
+	return inForce(func(l *ruleLists) []DegradeRule { return l.degrade })
 }
 
-// changedResources finds the resources whose rules differ between those in
-// force and flow (if flowChanged) and degrade (if degradeChanged). Callers
-// hold rulesInForce's lock.
+// ParamFlowRules returns a copy of the hot-parameter rules in force.
+func ParamFlowRules() []ParamFlowRule {
+	return cloneParamRules(inForce(func(l *ruleLists) []ParamFlowRule { return l.param }))
+}
+
+// SystemRules returns a copy of the system rules in force, as loaded.
+func SystemRules() []SystemRule { return inForce(func(l *ruleLists) []SystemRule { return l.system }) }
+
+// AuthorityRules returns a copy of the authority rules in force.
+func AuthorityRules() []AuthorityRule {
+	return inForce(func(l *ruleLists) []AuthorityRule { return l.authority })
+}
+
+func inForce[T any](kind func(*ruleLists) []T) []T {
+	rulesInForce.Lock()
+	defer rulesInForce.Unlock()
+	return append([]T(nil), kind(&rulesInForce.ruleLists)...)
+}
+
+// cloneParamRules copies rules deeply: a ParamFlowRule holds its items in a
+// slice, which the caller must not share with the rules in force.
+func cloneParamRules(rules []ParamFlowRule) []ParamFlowRule {
+	if rules == nil {
+		return nil
+	}
+	out := append([]ParamFlowRule(nil), rules...)
+	for i := range out {
+		out[i].Items = slices.Clone(out[i].Items)
+	}
+	return out
+}
+
+// sameParamRule is == for ParamFlowRule, whose items slice == cannot compare.
+func sameParamRule(a, b ParamFlowRule) bool {
+	return a.Resource == b.Resource && a.Grade == b.Grade && a.ParamIdx == b.ParamIdx && a.Count == b.Count &&
+		a.ControlBehavior == b.ControlBehavior && a.MaxQueueingTimeMs == b.MaxQueueingTimeMs &&
+		a.BurstCount == b.BurstCount && a.DurationInSec == b.DurationInSec && a.ClusterMode == b.ClusterMode &&
+		a.ClusterConfig == b.ClusterConfig && slices.Equal(a.Items, b.Items)
+}
+
+// changedResources finds the resources whose rules of the kinds in kinds
+// differ between those in force and next. Callers hold rulesInForce's lock.
 //
 // A resource's rule set depends only on the rules that name it and their
 // positions (block errors carry the index), so a resource none of whose
 // positions changed keeps its rule set as it is: a load that edits one rule
 // among 100k rebuilds one resource, not 100k. Changed positions are found
 // by comparing the new lists with those in force, position by position.
-func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool) *ruleChanges {
+// System rules name no resource: they are process-wide.
+func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
+	cur := &rulesInForce.ruleLists
 	// Size the set once: a first load of 100k rules would otherwise grow it
 	// step by step. Differing positions bound the names (two per position
 	// at most, one in the common cases: a new rule, a removed one, an edit).
 	hint := 0
-	if flowChanged {
-		hint += differing(rulesInForce.flow, flow)
+	if kinds&kindFlow != 0 {
+		hint += differing(cur.flow, next.flow)
 	}
-	if degradeChanged {
-		hint += differing(rulesInForce.degrade, degrade)
+	if kinds&kindDegrade != 0 {
+		hint += differing(cur.degrade, next.degrade)
+	}
+	if kinds&kindParam != 0 {
+		hint += differingFunc(cur.param, next.param, sameParamRule)
+	}
+	if kinds&kindAuthority != 0 {
+		hint += differing(cur.authority, next.authority)
 	}
 	c := &ruleChanges{slot: make(map[string]int32, hint)}
-	if flowChanged {
-		diffRules(rulesInForce.flow, flow, func(r FlowRule) string { return r.Resource }, c)
+	if kinds&kindFlow != 0 {
+		diffRules(cur.flow, next.flow, func(r FlowRule) string { return r.Resource }, c)
 	}
-	if degradeChanged {
-		diffRules(rulesInForce.degrade, degrade, func(r DegradeRule) string { return r.Resource }, c)
+	if kinds&kindDegrade != 0 {
+		diffRules(cur.degrade, next.degrade, func(r DegradeRule) string { return r.Resource }, c)
+	}
+	if kinds&kindParam != 0 {
+		diffRulesFunc(cur.param, next.param, sameParamRule, func(r ParamFlowRule) string { return r.Resource }, c)
+	}
+	if kinds&kindAuthority != 0 {
+		diffRules(cur.authority, next.authority, func(r AuthorityRule) string { return r.Resource }, c)
 	}
 	return c
 }
@@ -116,12 +225,25 @@ func changedResources(flow []FlowRule, degrade []DegradeRule, flowChanged, degra
 type ruleChanges struct {
 	slot  map[string]int32 // resource name -> its index in names
 	names []string
-	// Per resource, the first position of a flow or degrade rule naming it
-	// (-1: none); per position, the next one naming the same resource.
-	// Chains, rather than a slice per resource, keep a large load to a few
+	// Per resource and kind, the first position of a rule naming it (-1:
+	// none); per position, the next one naming the same resource. Chains,
+	// rather than a slice per resource, keep a large load to a few
 	// allocations.
-	flowHead, degradeHead []int32
-	flowNext, degradeNext []int32
+	flow, degrade, param, authority chain
+}
+
+// chain is the position chains of one kind (see ruleChanges).
+type chain struct{ head, next []int32 }
+
+// positions appends resource k's positions to buf.
+func (ch *chain) positions(buf []int, k int) []int {
+	if ch.head == nil {
+		return buf
+	}
+	for p := ch.head[k]; p >= 0; p = ch.next[p] {
+		buf = append(buf, int(p))
+	}
+	return buf
 }
 
 func (c *ruleChanges) add(name string) {
@@ -140,9 +262,13 @@ func (c *ruleChanges) has(name string) bool {
 	return ok
 }
 
-// link fills the position chains for the new rules.
-func link[T any](c *ruleChanges, rules []T, resource func(T) string) (head, next []int32) {
-	head, next = make([]int32, len(c.names)), make([]int32, len(rules))
+// link fills the position chains for the new rules. Rules of a kind no
+// changed resource has leave the chain empty, at no cost.
+func link[T any](c *ruleChanges, rules []T, resource func(T) string) chain {
+	if len(rules) == 0 {
+		return chain{}
+	}
+	head, next := make([]int32, len(c.names)), make([]int32, len(rules))
 	for i := range head {
 		head[i] = -1
 	}
@@ -152,62 +278,87 @@ func link[T any](c *ruleChanges, rules []T, resource func(T) string) (head, next
 			next[i], head[s] = head[s], int32(i)
 		}
 	}
-	return head, next
+	return chain{head, next}
 }
 
-// positions appends the chain starting at head to buf.
-func positions(buf []int, head int32, next []int32) []int {
-	for p := head; p >= 0; p = next[p] {
-		buf = append(buf, int(p))
-	}
-	return buf
-}
+// ruleIndexes is the positions of one resource's rules, per kind.
+type ruleIndexes struct{ flow, degrade, param, authority []int }
 
 // install publishes new rule sets for the resources in changed (see
-// changedResources). Callers hold rulesInForce's lock and have validated the
-// rules.
-func install(flow []FlowRule, degrade []DegradeRule, flowChanged, degradeChanged bool, changed *ruleChanges) {
-	if flowChanged {
-		flow = append([]FlowRule(nil), flow...)
+// changedResources) and the system rules. Callers hold rulesInForce's lock
+// and have validated the rules.
+func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
+	if kinds&kindFlow != 0 {
+		next.flow = append([]FlowRule(nil), next.flow...)
 	}
-	if degradeChanged {
-		degrade = append([]DegradeRule(nil), degrade...)
+	if kinds&kindDegrade != 0 {
+		next.degrade = append([]DegradeRule(nil), next.degrade...)
+	}
+	if kinds&kindParam != 0 {
+		next.param = cloneParamRules(next.param)
+	}
+	if kinds&kindSystem != 0 {
+		next.system = append([]SystemRule(nil), next.system...)
+	}
+	if kinds&kindAuthority != 0 {
+		next.authority = append([]AuthorityRule(nil), next.authority...)
 	}
 
 	if n := len(changed.names); n != 0 {
 		c := changed
-		c.flowHead, c.flowNext = link(c, flow, func(r FlowRule) string { return r.Resource })
-		c.degradeHead, c.degradeNext = link(c, degrade, func(r DegradeRule) string { return r.Resource })
+		c.flow = link(c, next.flow, func(r FlowRule) string { return r.Resource })
+		c.degrade = link(c, next.degrade, func(r DegradeRule) string { return r.Resource })
+		c.param = link(c, next.param, func(r ParamFlowRule) string { return r.Resource })
+		c.authority = link(c, next.authority, func(r AuthorityRule) string { return r.Resource })
 		registry.Lock()
 		reserveLocked(n)
 		resources := make([]*Resource, n)
+		var idx []int
 		for k, name := range c.names {
 			resources[k] = lookupOrCreateLocked(name)
-			for p := c.flowHead[k]; p >= 0; p = c.flowNext[p] {
-				if r := &flow[p]; r.Strategy == StrategyRelate {
+			idx = c.flow.positions(idx[:0], k)
+			for _, p := range idx {
+				if r := &next.flow[p]; r.Strategy == StrategyRelate {
 					lookupOrCreateLocked(r.RefResource)
 				}
 			}
 		}
 		registry.Unlock()
 
-		next := make([]*ruleSet, n)
-		var flowIdx, degradeIdx []int
+		sets := make([]*ruleSet, n)
+		var ix ruleIndexes
 		for k, res := range resources {
-			flowIdx, degradeIdx = positions(flowIdx[:0], c.flowHead[k], c.flowNext), positions(degradeIdx[:0], c.degradeHead[k], c.degradeNext)
-			next[k] = buildRuleSet(res, res.rules.Load(), flow, flowIdx, degrade, degradeIdx)
+			ix.flow, ix.degrade = c.flow.positions(ix.flow[:0], k), c.degrade.positions(ix.degrade[:0], k)
+			ix.param, ix.authority = c.param.positions(ix.param[:0], k), c.authority.positions(ix.authority[:0], k)
+			sets[k] = buildRuleSet(res, res.rules.Load(), &next, &ix)
 		}
 		for k, res := range resources {
-			res.rules.Store(next[k])
+			res.rules.Store(sets[k])
 		}
+	}
+	if kinds&kindSystem != 0 {
+		installSystemRules(next.system)
 	}
 
-	rulesInForce.flow, rulesInForce.degrade = flow, degrade
-	if flowChanged {
-		notifyRules(&flowRuleListeners, flow)
+	rulesInForce.ruleLists = next
+	if kinds&kindFlow != 0 {
+		notifyRules(&flowRuleListeners, next.flow)
 	}
-	if degradeChanged {
-		notifyRules(&degradeRuleListeners, degrade)
+	if kinds&kindDegrade != 0 {
+		notifyRules(&degradeRuleListeners, next.degrade)
+	}
+	if kinds&kindParam != 0 {
+		for _, id := range paramRuleListeners.order {
+			if fn, ok := paramRuleListeners.list[id]; ok {
+				fn(cloneParamRules(next.param))
+			}
+		}
+	}
+	if kinds&kindSystem != 0 {
+		notifyRules(&systemRuleListeners, next.system)
+	}
+	if kinds&kindAuthority != 0 {
+		notifyRules(&authorityRuleListeners, next.authority)
 	}
 }
 
@@ -236,6 +387,17 @@ func differing[T comparable](old, next []T) int {
 	return n
 }
 
+// differingFunc is differing for rules == cannot compare.
+func differingFunc[T any](old, next []T, same func(a, b T) bool) int {
+	n := max(len(old), len(next)) - min(len(old), len(next))
+	for i := range min(len(old), len(next)) {
+		if !same(old[i], next[i]) {
+			n++
+		}
+	}
+	return n
+}
+
 // diffRules adds to c the resources named at a position where old and next
 // differ (either side's, so that a rule moving from one resource to another
 // changes both).
@@ -253,22 +415,41 @@ func diffRules[T comparable](old, next []T, resource func(T) string, c *ruleChan
 	}
 }
 
-// buildRuleSet makes res's checks for the given rules, reusing checks and
-// breakers of old whose rule is identical so they keep their state (warm-up
-// tokens, pacing schedule, breaker state and statistics).
-func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, degrade []DegradeRule, degradeIdx []int) *ruleSet {
-	if len(flowIdx) == 0 && len(degradeIdx) == 0 {
+// diffRulesFunc is diffRules for rules == cannot compare.
+func diffRulesFunc[T any](old, next []T, same func(a, b T) bool, resource func(T) string, c *ruleChanges) {
+	for i := range max(len(old), len(next)) {
+		switch {
+		case i >= len(old):
+			c.add(resource(next[i]))
+		case i >= len(next):
+			c.add(resource(old[i]))
+		case !same(old[i], next[i]):
+			c.add(resource(old[i]))
+			c.add(resource(next[i]))
+		}
+	}
+}
+
+// buildRuleSet makes res's checks for the rules at the positions ix, reusing
+// checks and breakers of old whose rule is identical so they keep their
+// state (warm-up tokens, pacing schedule, breaker state and statistics,
+// per-origin statistics, per-value state).
+func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes) *ruleSet {
+	if len(ix.flow)+len(ix.degrade)+len(ix.param)+len(ix.authority) == 0 {
 		return nil
 	}
 	rs := &ruleSet{}
 	rs.flow, rs.degrade = rs.oneFlow[:0], rs.oneDegrade[:0]
 	var oldFlow []*flowCheck
 	var oldDegrade []*breaker
+	var oldParam *paramChecks
+	var oldOrigins *originNodes
 	if old != nil {
-		oldFlow, oldDegrade = old.flow, old.degrade
+		oldFlow, oldDegrade, oldParam, oldOrigins = old.flow, old.degrade, old.param, old.origins
 	}
-	for _, i := range flowIdx {
-		r := flow[i].normalized()
+	rs.origins = buildOriginNodes(oldOrigins, next.flow, ix.flow)
+	for _, i := range ix.flow {
+		r := next.flow[i].normalized()
 		f := takeFlowCheck(&oldFlow, r, i)
 		if r.Strategy == StrategyRelate {
 			f.related = lookupResource(r.RefResource)
@@ -287,23 +468,46 @@ func buildRuleSet(res *Resource, old *ruleSet, flow []FlowRule, flowIdx []int, d
 			rs.chained[r.RefResource] = n
 			f.entrance = n
 		}
-		if f.warm != nil {
-			f.source(res, f.entrance).enablePerSecond()
+		f.app, f.origin = appOf(r.LimitApp), nil
+		if f.app == appOne {
+			f.origin = rs.origins.named[r.LimitApp]
+		}
+		if f.warm != nil && (f.app == appAll || r.Strategy != StrategyDirect) {
+			// Per-origin nodes get theirs from buildOriginNodes.
+			f.source(res, f.entrance, nil).enablePerSecond()
 		}
 		if f.own != nil {
 			rs.ownWindows = append(rs.ownWindows, f.own)
 		}
 		rs.flow = append(rs.flow, f)
 	}
-	// Cluster-mode rules go last, as Sentinel orders them: a call that a
-	// local rule blocks then spends no cluster token and no round trip.
+	// Sentinel's FlowRuleComparator: cluster-mode rules go last (a call
+	// that a local rule blocks then spends no cluster token and no round
+	// trip), and among the local and among the cluster rules, those for
+	// every caller ("default") go after those for some callers. Rules for
+	// one origin and "other" rules keep their order: no call is subject to
+	// both kinds, so their relative order cannot change a verdict.
 	slices.SortStableFunc(rs.flow, func(a, b *flowCheck) int {
-		return cmp.Compare(b2i(a.rule.ClusterMode), b2i(b.rule.ClusterMode))
+		return cmp.Compare(flowRank(a), flowRank(b))
 	})
-	for _, i := range degradeIdx {
-		rs.degrade = append(rs.degrade, takeBreaker(&oldDegrade, degrade[i].normalized(), i))
+	for _, i := range ix.degrade {
+		rs.degrade = append(rs.degrade, takeBreaker(&oldDegrade, next.degrade[i].normalized(), i))
 	}
+	rs.param = buildParamChecks(res, oldParam, next.param, ix.param)
+	for _, i := range ix.authority {
+		rs.authority = append(rs.authority, newAuthorityCheck(next.authority[i], i))
+	}
+	rs.guarded = rs.param != nil || len(rs.authority) != 0
 	return rs
+}
+
+// flowRank orders a resource's flow checks (see buildRuleSet).
+func flowRank(f *flowCheck) int {
+	rank := 2 * b2i(f.rule.ClusterMode)
+	if f.app == appAll {
+		rank++
+	}
+	return rank
 }
 
 // takeFlowCheck returns an unused check of pool with rule r (removing it from
@@ -348,8 +552,11 @@ type ruleListeners[T any] struct {
 }
 
 var (
-	flowRuleListeners    ruleListeners[FlowRule]
-	degradeRuleListeners ruleListeners[DegradeRule]
+	flowRuleListeners      ruleListeners[FlowRule]
+	degradeRuleListeners   ruleListeners[DegradeRule]
+	paramRuleListeners     ruleListeners[ParamFlowRule]
+	systemRuleListeners    ruleListeners[SystemRule]
+	authorityRuleListeners ruleListeners[AuthorityRule]
 )
 
 func addRuleListener[T any](ls *ruleListeners[T], fn func([]T), current func() []T) func() {
@@ -362,7 +569,7 @@ func addRuleListener[T any](ls *ruleListeners[T], fn func([]T), current func() [
 	id := ls.nextID
 	ls.list[id] = fn
 	ls.order = append(ls.order, id)
-	fn(append([]T(nil), current()...))
+	fn(current())
 	return func() {
 		rulesInForce.Lock()
 		defer rulesInForce.Unlock()
@@ -384,12 +591,30 @@ func notifyRules[T any](ls *ruleListeners[T], rules []T) {
 // every change in order; fn must not load rules itself. The returned function
 // unregisters fn.
 func OnFlowRulesChange(fn func([]FlowRule)) (unregister func()) {
-	return addRuleListener(&flowRuleListeners, fn, func() []FlowRule { return rulesInForce.flow })
+	return addRuleListener(&flowRuleListeners, fn, func() []FlowRule { return slices.Clone(rulesInForce.flow) })
 }
 
 // OnDegradeRulesChange is OnFlowRulesChange for degrade rules.
 func OnDegradeRulesChange(fn func([]DegradeRule)) (unregister func()) {
-	return addRuleListener(&degradeRuleListeners, fn, func() []DegradeRule { return rulesInForce.degrade })
+	return addRuleListener(&degradeRuleListeners, fn, func() []DegradeRule { return slices.Clone(rulesInForce.degrade) })
+}
+
+// OnParamFlowRulesChange is OnFlowRulesChange for hot-parameter rules
+// (LoadParamFlowRules or LoadRules). Each call gets its own deep copy.
+func OnParamFlowRulesChange(fn func([]ParamFlowRule)) (unregister func()) {
+	return addRuleListener(&paramRuleListeners, fn, func() []ParamFlowRule { return cloneParamRules(rulesInForce.param) })
+}
+
+// OnSystemRulesChange is OnFlowRulesChange for system rules
+// (LoadSystemRules or LoadRules).
+func OnSystemRulesChange(fn func([]SystemRule)) (unregister func()) {
+	return addRuleListener(&systemRuleListeners, fn, func() []SystemRule { return slices.Clone(rulesInForce.system) })
+}
+
+// OnAuthorityRulesChange is OnFlowRulesChange for authority rules
+// (LoadAuthorityRules or LoadRules).
+func OnAuthorityRulesChange(fn func([]AuthorityRule)) (unregister func()) {
+	return addRuleListener(&authorityRuleListeners, fn, func() []AuthorityRule { return slices.Clone(rulesInForce.authority) })
 }
 
 func b2i(b bool) int {

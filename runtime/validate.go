@@ -4,13 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"strconv"
+	"strings"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
 )
 
 // RuleError says which rule of a load was invalid and why. Loads return it
 // (possibly joined with others by errors.Join); use errors.As to inspect it.
 type RuleError struct {
-	// Kind is "flow" or "degrade".
+	// Kind is "flow", "degrade", "param-flow", "system" or "authority".
 	Kind string
 	// Index is the rule's position in the slice passed to the load.
 	Index int
@@ -185,6 +189,69 @@ func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 		} else if r.StatIntervalMs != 0 {
 			if _, err := bucketsFor(r.StatIntervalMs, breakerBucketMs); err != nil {
 				fail("StatIntervalMs", err.Error())
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ValidateAuthorityRules checks every rule and returns all problems found,
+// joined; nil means LoadAuthorityRules would accept the slice.
+func ValidateAuthorityRules(rules []AuthorityRule) error {
+	var errs []error
+	for i, r := range rules {
+		fail := func(field, reason string) {
+			errs = append(errs, &RuleError{Kind: "authority", Index: i, Resource: r.Resource, Field: field, Reason: reason})
+		}
+		if r.Resource == "" {
+			fail("Resource", "is empty")
+		}
+		if r.Strategy != AuthorityWhite && r.Strategy != AuthorityBlack {
+			fail("Strategy", fmt.Sprintf("%d is not an authority strategy (0 white list, 1 black list)", r.Strategy))
+		}
+		if strings.TrimSpace(strings.ReplaceAll(r.LimitApp, ",", "")) == "" {
+			fail("LimitApp", "names no origin")
+		}
+		for _, origin := range strings.Split(r.LimitApp, ",") {
+			if origin != strings.TrimSpace(origin) {
+				// Sentinel matches items exactly: " b" would never match
+				// the origin "b", silently.
+				fail("LimitApp", fmt.Sprintf("item %q has surrounding spaces, which never match an origin", origin))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ValidateSystemRules checks every rule and returns all problems found,
+// joined; nil means LoadSystemRules would accept the slice. A negative
+// field is unset; set fields must be finite, and HighestCPUUsage at most 1
+// (a fraction of the CPUs the process may use, not a percentage). Load and
+// CPU thresholds are reported as unsupported where the runtime cannot read
+// them (platforms other than Linux).
+func ValidateSystemRules(rules []SystemRule) error {
+	var errs []error
+	for i, r := range rules {
+		fail := func(field, reason string) {
+			errs = append(errs, &RuleError{Kind: "system", Index: i, Field: field, Reason: reason})
+		}
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"HighestSystemLoad", r.HighestSystemLoad}, {"HighestCPUUsage", r.HighestCPUUsage}, {"QPS", r.QPS}} {
+			if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+				fail(f.name, fmt.Sprintf("%v must be a finite number (negative: unset)", f.v))
+			}
+		}
+		if r.HighestCPUUsage > 1 {
+			fail("HighestCPUUsage", fmt.Sprintf("%v must be at most 1: it is a fraction of the CPUs the process may use, not a percentage", r.HighestCPUUsage))
+		}
+		if !sysstat.Supported() {
+			if r.HighestSystemLoad >= 0 {
+				fail("HighestSystemLoad", "is unsupported on "+goruntime.GOOS+": the runtime reads the load average on Linux only")
+			}
+			if r.HighestCPUUsage >= 0 {
+				fail("HighestCPUUsage", "is unsupported on "+goruntime.GOOS+": the runtime reads CPU usage on Linux only")
 			}
 		}
 	}

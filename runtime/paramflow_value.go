@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// paramValue is the state of one value of one rule: a fixed size whatever
+// the rule (40 bytes beside the table's node).
+type paramValue struct {
+	// tokens is what the value may still spend in the current period
+	// (reject); stamp is when tokens were last added (reject) or when the
+	// value last passed (rate limiter), in ms of the Clock.
+	tokens atomic.Int64
+	stamp  atomic.Int64
+	// inFlight counts the value's calls in flight (concurrency grade).
+	inFlight atomic.Int64
+	// limit is the value's threshold: its item's Count, or the rule's.
+	limit   int64
+	blocked atomic.Pointer[valueBlock]
+}
+
+// neverPassed is the stamp of a value the rate limiter has not let through:
+// far enough in the past that any cost puts its next slot before now, and
+// far enough from the bottom that adding a cost cannot wrap.
+const neverPassed = math.MinInt64 / 4
+
+// init sets up a value first seen: a full bucket refilled at stamp, which
+// makes the first call take maxCount-acquire tokens and pass, as Sentinel's
+// first sight of a value does (token bucket: stamp is now); or no pass yet
+// (rate limiter: stamp is neverPassed).
+func (v *paramValue) init(limit, burst, stamp int64) {
+	v.limit = limit
+	v.tokens.Store(satAdd(limit, burst))
+	v.stamp.Store(stamp)
+}
+
+// passTokens is Sentinel's ParamFlowChecker.passDefaultLocalCheck: a bucket
+// of limit+burst tokens refilled only once a whole duration has passed
+// since the last refill, by passTime·limit/duration, capped at the bucket's
+// size. The two words are updated as Sentinel updates its two maps: a CAS
+// on the tokens, then a plain store of the refill time, retried on a lost
+// CAS.
+func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
+	limit := v.limit
+	if limit == 0 {
+		return false
+	}
+	maxCount := satAdd(limit, r.burst)
+	if acquire > maxCount {
+		return false
+	}
+	for {
+		passTime := nowMs - v.stamp.Load()
+		rest := v.tokens.Load()
+		if passTime > r.durationMs {
+			add := satMul(passTime, limit) / r.durationMs
+			next := rest + add - acquire
+			if satAdd(add, rest) > maxCount {
+				next = maxCount - acquire
+			}
+			if next < 0 {
+				return false
+			}
+			if v.tokens.CompareAndSwap(rest, next) {
+				v.stamp.Store(nowMs)
+				return true
+			}
+		} else {
+			if rest-acquire < 0 {
+				return false
+			}
+			if v.tokens.CompareAndSwap(rest, rest-acquire) {
+				return true
+			}
+		}
+		nowMs = yield()
+	}
+}
+
+// maxCostMs bounds a rate-limiter spacing so stamps cannot overflow.
+const maxCostMs = 1 << 60
+
+// passThrottle is Sentinel's ParamFlowChecker.passThrottleLocalCheck: calls
+// of one value spaced round(1000·acquire·durationInSec/limit) ms apart; a
+// call whose slot is less than MaxQueueingTimeMs away waits for it (through
+// the Clock), a later one is refused. It returns the time after any wait.
+func (r *paramRule) passThrottle(v *paramValue, nowMs, acquire int64) (bool, int64) {
+	limit := v.limit
+	if limit == 0 {
+		return false, nowMs
+	}
+	c := math.Round(1000 * float64(acquire) * float64(r.rule.DurationInSec) / float64(limit))
+	cost := int64(min(c, maxCostMs))
+	for {
+		// A value never passed has stamp neverPassed, so its slot is long
+		// past and it passes, as Sentinel's first sight of a value does.
+		last := v.stamp.Load()
+		expected := last + cost
+		if expected > nowMs && expected-nowMs >= r.maxQueueMs {
+			return false, nowMs
+		}
+		if v.stamp.CompareAndSwap(last, nowMs) {
+			if wait := expected - nowMs; wait > 0 {
+				v.stamp.Store(expected)
+				nowMs = sleepMs(wait)
+			}
+			return true, nowMs
+		}
+		nowMs = yield()
+	}
+}
+
+// admitInFlight counts one more call in flight unless that exceeds the
+// value's limit (Sentinel's ++threadCount <= threshold). Increment then
+// check makes two racing calls unable to both take the last place.
+func (v *paramValue) admitInFlight() bool {
+	if v.inFlight.Add(1) > v.limit {
+		v.inFlight.Add(-1)
+		return false
+	}
+	return true
+}

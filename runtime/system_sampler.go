@@ -1,0 +1,93 @@
+package runtime
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
+)
+
+// systemReadings is the latest load average and CPU usage (0..1), each -1
+// while unknown, which no threshold is below.
+var systemReadings readings
+
+type readings struct{ loadBits, cpuBits atomic.Uint64 }
+
+func (r *readings) load() float64 { return math.Float64frombits(r.loadBits.Load()) }
+func (r *readings) cpu() float64  { return math.Float64frombits(r.cpuBits.Load()) }
+
+func (r *readings) set(load, cpu float64) {
+	r.loadBits.Store(math.Float64bits(load))
+	r.cpuBits.Store(math.Float64bits(cpu))
+}
+
+func init() { systemReadings.set(-1, -1) }
+
+// systemSamplePeriod is how often the sampler reads (Sentinel's
+// SystemStatusListener runs every second).
+const systemSamplePeriod = time.Second
+
+// sampler is the goroutine that reads the system while system protection
+// is on, and only then.
+var sampler struct {
+	sync.Mutex
+	stop chan struct{}
+	done chan struct{}
+}
+
+// sampleSource is what the sampler reads each period; tests replace it
+// (before a system rule is loaded) to inject readings.
+var sampleSource = func() func() (load, cpu float64) {
+	s := sysstat.NewSampler()
+	return func() (float64, float64) { return s.Sample(time.Now()) }
+}
+
+// startSystemSampler starts the sampler unless it runs. Its first reading
+// is at once, as Sentinel's (initial delay 0); the CPU usage needs a second
+// reading, a period later.
+func startSystemSampler() {
+	sampler.Lock()
+	defer sampler.Unlock()
+	if sampler.stop != nil {
+		return
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	sampler.stop, sampler.done = stop, done
+	read := sampleSource()
+	go func() {
+		defer close(done)
+		t := time.NewTicker(systemSamplePeriod)
+		defer t.Stop()
+		for {
+			systemReadings.set(read())
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// stopSystemSampler stops the sampler, waits for it to end and forgets the
+// readings, so that protection switched on later starts from unknown.
+func stopSystemSampler() {
+	sampler.Lock()
+	defer sampler.Unlock()
+	if sampler.stop == nil {
+		return
+	}
+	close(sampler.stop)
+	<-sampler.done
+	sampler.stop, sampler.done = nil, nil
+	systemReadings.set(-1, -1)
+}
+
+// systemSamplerRunning reports whether the sampler runs.
+func systemSamplerRunning() bool {
+	sampler.Lock()
+	defer sampler.Unlock()
+	return sampler.stop != nil
+}
