@@ -142,9 +142,18 @@ func splitPattern(p string) (method, hostPath string) {
 	return "", p
 }
 
-// declare creates the resource of name with the route's types.
+// declare creates the resource of name with the route's types and the
+// names of its hot parameters.
 func (g *Guard) declare(cfg config, name string) *runtime.Resource {
-	return runtime.NewResource(name, runtime.WithTrafficType(cfg.traffic), runtime.WithResourceType(cfg.resourceType))
+	opts := []runtime.ResourceOption{runtime.WithTrafficType(cfg.traffic), runtime.WithResourceType(cfg.resourceType)}
+	if len(cfg.params) != 0 {
+		names := make([]string, len(cfg.params))
+		for i, p := range cfg.params {
+			names[i] = p.Name()
+		}
+		opts = append(opts, runtime.WithParamNames(names...))
+	}
+	return runtime.NewResource(name, opts...)
 }
 
 // resource returns the resource of a name found per request.

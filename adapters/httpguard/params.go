@@ -15,8 +15,19 @@ import (
 // request lacks is the zero runtime.ParamArg, which no rule counts.
 type Param struct {
 	src  paramSource
-	name string // path wildcard, query parameter or canonical header name
+	name string // path wildcard, query parameter, canonical header name or ParamFunc's name
 	fn   func(*http.Request) runtime.ParamArg
+}
+
+// Name is the parameter's name, declared for the resource with
+// runtime.WithParamNames so rules may name it instead of giving its index:
+// the wildcard, query parameter or header name, "clientIP", or the name
+// given to ParamFunc.
+func (p Param) Name() string {
+	if p.src == srcClientIP {
+		return "clientIP"
+	}
+	return p.name
 }
 
 type paramSource uint8
@@ -47,9 +58,9 @@ func Header(name string) Param {
 // that is the proxy: use Header("X-Forwarded-For") or ParamFunc then.
 func ClientIP() Param { return Param{src: srcClientIP} }
 
-// ParamFunc is an argument computed by fn.
-func ParamFunc(fn func(r *http.Request) runtime.ParamArg) Param {
-	return Param{src: srcFunc, fn: fn}
+// ParamFunc is an argument called name computed by fn.
+func ParamFunc(name string, fn func(r *http.Request) runtime.ParamArg) Param {
+	return Param{src: srcFunc, name: name, fn: fn}
 }
 
 // arg computes the argument for r; pattern is the matched pattern's path
