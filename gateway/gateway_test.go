@@ -95,8 +95,8 @@ func TestAPIGroupPerHeaderValueWithPattern(t *testing.T) {
 
 func TestParamMatchStrategies(t *testing.T) {
 	for _, c := range []struct {
-		strategy MatchStrategy
-		pattern  string
+		strategy  MatchStrategy
+		pattern   string
 		hit, miss string
 	}{
 		{MatchExact, "vip", "vip", "vip2"},
