@@ -103,9 +103,14 @@ func startServer(t *testing.T, srvOpts []grpc.ServerOption, dialOpts ...grpc.Dia
 	return healthpb.NewHealthClient(conn), hs
 }
 
+// clockStart moves each test's manual clock to a time of its own, so the
+// statistics of a resource used again (-count) are not in its windows.
+var clockStart = 1000 * time.Second
+
 func useManualClock(t *testing.T) *runtime.ManualClock {
 	t.Helper()
-	c := runtime.NewManualClock(1000 * time.Second)
+	clockStart += 100 * time.Second
+	c := runtime.NewManualClock(clockStart)
 	runtime.SetClock(c)
 	t.Cleanup(func() {
 		runtime.SetClock(nil)

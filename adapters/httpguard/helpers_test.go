@@ -10,12 +10,18 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// clockStart moves each test's manual clock to a time of its own, so the
+// statistics of a resource used again (another test, -count) are not in
+// its windows.
+var clockStart = 1000 * time.Second
+
 // useManualClock installs a manual clock and clears every rule when the
 // test ends: the runtime's rules and clock are process-wide, so the tests
 // of this package do not run in parallel.
 func useManualClock(t *testing.T) *runtime.ManualClock {
 	t.Helper()
-	c := runtime.NewManualClock(1000 * time.Second)
+	clockStart += 100 * time.Second
+	c := runtime.NewManualClock(clockStart)
 	runtime.SetClock(c)
 	t.Cleanup(func() {
 		runtime.SetClock(nil)
