@@ -3,6 +3,7 @@ package grpcguard
 import (
 	"context"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -52,4 +53,55 @@ func BenchmarkUnaryServerOverhead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkUnaryServerOverheadRotating is BenchmarkUnaryServerOverhead for a
+// loaded machine: the variants take turns in slices of 1000 calls, so load
+// slows them alike. It reports per variant the mean ns per call
+// (NAME-ns/op) and that of its fastest slice (NAME-min-ns/op); b.N counts
+// rounds.
+func BenchmarkUnaryServerOverheadRotating(b *testing.B) {
+	handler := func(ctx context.Context, req any) (any, error) { return req, nil }
+	guard := UnaryServerInterceptor()
+	pass := &grpc.UnaryServerInfo{FullMethod: "/rot.Svc/Pass"}
+	block := &grpc.UnaryServerInfo{FullMethod: "/rot.Svc/Block"}
+	if err := runtime.LoadRules(runtime.Rules{
+		Flow: []runtime.FlowRule{
+			{Resource: pass.FullMethod, Grade: runtime.FlowGradeQPS, Count: 1e12},
+			{Resource: block.FullMethod, Grade: runtime.FlowGradeQPS, Count: 0},
+		},
+		Degrade: []runtime.DegradeRule{{Resource: pass.FullMethod, Grade: runtime.DegradeErrorRatio, Count: 0.5, TimeWindowSec: 10}},
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+	ctx, req := context.Background(), new(int)
+	const slice = 1000
+	variants := []struct {
+		name       string
+		call       func()
+		total, min time.Duration
+	}{
+		{name: "bare", call: func() { _, _ = handler(ctx, req) }},
+		{name: "pass", call: func() { _, _ = guard(ctx, req, pass, handler) }},
+		{name: "block", call: func() { _, _ = guard(ctx, req, block, handler) }},
+	}
+	for b.Loop() {
+		for i := range variants {
+			v := &variants[i]
+			start := time.Now()
+			for range slice {
+				v.call()
+			}
+			d := time.Since(start)
+			v.total += d
+			if v.min == 0 || d < v.min {
+				v.min = d
+			}
+		}
+	}
+	for _, v := range variants {
+		b.ReportMetric(float64(v.total.Nanoseconds())/float64(b.N*slice), v.name+"-ns/op")
+		b.ReportMetric(float64(v.min.Nanoseconds())/slice, v.name+"-min-ns/op")
+	}
 }
