@@ -45,19 +45,27 @@ func (t BlockType) String() string {
 // they are immutable and must not be modified. The block path therefore never
 // allocates.
 type BlockError struct {
-	typ      BlockType
-	resource string
-	rule     string // human-readable description of the rule, fixed at load time
-	msg      string // precomputed Error() text
-	value    string // the refused hot-parameter value (param-flow blocks)
-	origin   string // the refused caller (authority and per-origin blocks)
+	typ BlockType
+	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
+	// name is the part of msg before it (see newBlockError). Offsets rather
+	// than strings of their own keep the error at 64 bytes: a resource with
+	// a flow rule and a breaker holds two.
+	ruleAt, ruleEnd int32
+	msg             string // precomputed Error() text
+	value           string // the refused hot-parameter value (param-flow blocks)
+	origin          string // the refused caller (authority and per-origin blocks)
 }
 
+// blockPrefix and blockBy frame the resource's name in a block message.
+const (
+	blockPrefix = "sentinel: "
+	blockOn     = " block on resource "
+	blockBy     = " by "
+)
+
 func newBlockError(typ BlockType, resource, rule string) *BlockError {
-	msg := "sentinel: " + typ.String() + " block on resource " + resource + " by " + rule
-	// The rule's text is the end of the message: keeping that part of
-	// msg, not rule, holds one string per rule instead of two.
-	return &BlockError{typ: typ, resource: resource, rule: msg[len(msg)-len(rule):], msg: msg}
+	msg := blockPrefix + typ.String() + blockOn + resource + blockBy + rule
+	return &BlockError{typ: typ, ruleAt: int32(len(msg) - len(rule)), ruleEnd: int32(len(msg)), msg: msg}
 }
 
 // Error names the resource and the rule that blocked the call.
@@ -67,10 +75,12 @@ func (e *BlockError) Error() string { return e.msg }
 func (e *BlockError) Type() BlockType { return e.typ }
 
 // Resource is the name of the blocked resource.
-func (e *BlockError) Resource() string { return e.resource }
+func (e *BlockError) Resource() string {
+	return e.msg[len(blockPrefix)+len(e.typ.String())+len(blockOn) : int(e.ruleAt)-len(blockBy)]
+}
 
 // Rule describes the rule that blocked the call.
-func (e *BlockError) Rule() string { return e.rule }
+func (e *BlockError) Rule() string { return e.msg[e.ruleAt:e.ruleEnd] }
 
 // Value is the argument value a hot-parameter rule refused, as text; empty
 // for other blocks.

@@ -26,29 +26,29 @@ func (r *Resource) HasParamRules() bool {
 // (a param rate limiter may sleep), or the block error of the first check
 // that refuses the call. The origin is read from ctx only when a rule of
 // the resource needs it.
-func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []ParamArg, nowNs, acquire int64) (from *node, other bool, sys *inbound, _ int64, blocked *BlockError) {
-	if len(rs.authority) != 0 || rs.origins != nil {
+func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []ParamArg, nowNs, acquire int64) (from *node, other, sys bool, _ int64, blocked *BlockError) {
+	if x := rs.x; x != nil && (len(x.authority) != 0 || x.origins != nil) {
 		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
-			for _, a := range rs.authority {
+			for _, a := range x.authority {
 				if blocked := a.check(origin); blocked != nil {
-					return nil, false, nil, nowNs, blocked
+					return nil, false, false, nowNs, blocked
 				}
 			}
-			if rs.origins != nil {
-				from, other = rs.origins.of(origin)
+			if x.origins != nil {
+				from, other = x.origins.of(origin)
 			}
 		}
 	}
 	if g := systemGuard.Load(); g != nil && r.TrafficType() == TrafficInbound {
 		if blocked := g.check(r, nowNs/1e6, acquire); blocked != nil {
-			return from, other, nil, nowNs, blocked
+			return from, other, false, nowNs, blocked
 		}
-		sys = g.stats
+		sys = true
 	}
 	if rs.param != nil {
 		e.params = paramHeld{}
 		if blocked := rs.param.enter(&e.params, args, nowNs, acquire); blocked != nil {
-			return from, other, nil, nowNs, blocked
+			return from, other, false, nowNs, blocked
 		}
 		nowNs = nowNanos() // the check may have slept
 	}

@@ -28,10 +28,10 @@ const occupyTimeoutMs = 500
 type flowCheck struct {
 	rule    FlowRule // normalized
 	blocked *BlockError
-	// related is the resource whose statistics a relate rule reads.
-	related *Resource
-	// entrance is the statistics of calls through a chain rule's entrance.
-	entrance *node
+	// ref is the statistics a relate rule reads (its RefResource's) or,
+	// for a chain rule, those of calls through its entrance. One field
+	// serves both: a rule has one strategy.
+	ref *node
 	// own is the rule's private window when its StatIntervalMs is not the
 	// default; the resource adds its passes to it.
 	own *leaparray.Window
@@ -43,10 +43,10 @@ type flowCheck struct {
 	// window: counts are whole, so n <= Count exactly when n <= floor(Count),
 	// and the comparison needs no conversion to float per call.
 	limit int64
-	// app says whose calls the rule counts (LimitApp); origin is the node
-	// of the origin an appOne rule names.
-	app    uint8
+	// origin is the node of the origin an appOne rule names.
 	origin *node
+	// app says whose calls the rule counts (LimitApp).
+	app uint8
 	// direct is true for the common rule, a local QPS reject rule on the
 	// resource's own second-level window, which Entry decides pinned from
 	// the window's cached bound, without calling check.
@@ -105,9 +105,9 @@ func (f *flowCheck) applies(from *node, other bool) bool {
 func (f *flowCheck) source(r *Resource, via, from *node) *node {
 	switch f.rule.Strategy {
 	case StrategyRelate:
-		return f.related.stats
+		return f.ref
 	case StrategyChain:
-		if via == f.entrance {
+		if via == f.ref {
 			return via
 		}
 		return nil // the call came through another entrance, or none

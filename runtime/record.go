@@ -47,8 +47,10 @@ func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via, from *node, id, nowM
 	if from != nil {
 		from.enter(p, id, nowMs, acquire, counted)
 	}
-	for _, w := range rs.ownWindows {
-		w.AtPinned(nowMs, p).Add(0, acquire)
+	if rs.x != nil {
+		for _, w := range rs.x.ownWindows {
+			w.AtPinned(nowMs, p).Add(0, acquire)
+		}
 	}
 	t, seq := exitTickets.take(p)
 	stripe.Unpin()
@@ -104,8 +106,8 @@ func (e *Entry) Exit() {
 		}
 	}
 	stripe.Unpin()
-	if e.sys != nil {
-		e.sys.exit(nowMs, rtMs, acquire)
+	if e.inbound {
+		inboundStats.exit(nowMs, rtMs, acquire)
 	}
 	if e.rules.param != nil {
 		e.rules.param.exit(&e.params, acquire)

@@ -98,7 +98,6 @@ type Entry struct {
 	rules *ruleSet // the checks this call passed, which judge its outcome
 	via   *node    // statistics of the call's entrance, when a chain rule tracks it
 	from  *node    // statistics of the call's origin, when a per-origin flow rule tracks it
-	sys   *inbound // the inbound aggregate, when system protection counted the call
 	// startNs is when the call was admitted.
 	startNs int64
 	// secondID is the second-level window ID at startNs: Exit reuses it
@@ -111,6 +110,9 @@ type Entry struct {
 	acquire  int32
 	failed   bool
 	exited   bool
+	// inbound is true when system protection counted the call in the
+	// inbound aggregate, which Exit then counts its end in.
+	inbound bool
 }
 
 // Entry asks to run one call of the resource. It returns a nil *BlockError
@@ -153,16 +155,15 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		rs = &noRules
 	}
 	var via *node
-	if rs.chained != nil {
-		via = rs.chained[EntranceFrom(ctx)]
+	if rs.x != nil && rs.x.chained != nil {
+		via = rs.x.chained[EntranceFrom(ctx)]
 	}
 	nowNs := nowNanos()
 	// The checks before the flow rules, and the per-origin and inbound
 	// statistics, cost one branch when no rule needs them.
 	var from *node
-	var sys *inbound
-	other := false
-	if rs.guarded || rs.origins != nil || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
+	other, sys := false, false
+	if rs.x != nil && rs.x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		var blocked *BlockError
 		from, other, sys, nowNs, blocked = r.guard(e, rs, ctx, args, nowNs, acquire)
 		if blocked != nil {
@@ -219,12 +220,12 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 	}
 	// Field by field: a composite literal through a pointer is built on
 	// the stack and copied whole (measured at an eighth of the pass).
-	e.res, e.rules, e.via, e.from, e.sys = r, rs, via, from, sys
+	e.res, e.rules, e.via, e.from = r, rs, via, from
 	e.startNs, e.secondID, e.probes = nowNs, id, probes
-	e.acquire, e.failed, e.exited = int32(acquire), false, false
+	e.acquire, e.failed, e.exited, e.inbound = int32(acquire), false, false, sys
 	e.ticket = r.recordPass(p, rs, via, from, id, nowNs/1e6, acquire, counted)
-	if sys != nil {
-		sys.enter(nowNs/1e6, acquire)
+	if sys {
+		inboundStats.enter(nowNs/1e6, acquire)
 	}
 	return nil
 }

@@ -444,40 +444,49 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 	var oldDegrade []*breaker
 	var oldParam *paramChecks
 	var oldOrigins *originNodes
+	var oldChained map[string]*node
 	if old != nil {
-		oldFlow, oldDegrade, oldParam, oldOrigins = old.flow, old.degrade, old.param, old.origins
+		oldFlow, oldDegrade, oldParam = old.flow, old.degrade, old.param
+		if old.x != nil {
+			oldOrigins, oldChained = old.x.origins, old.x.chained
+		}
 	}
-	rs.origins = buildOriginNodes(oldOrigins, next.flow, ix.flow)
+	origins := buildOriginNodes(oldOrigins, next.flow, ix.flow)
+	if origins != nil {
+		rs.extras().origins = origins
+	}
 	for _, i := range ix.flow {
 		r := next.flow[i].normalized()
 		f := takeFlowCheck(&oldFlow, r, i)
 		if r.Strategy == StrategyRelate {
-			f.related = lookupResource(r.RefResource)
+			f.ref = lookupResource(r.RefResource).stats
 		}
 		if r.Strategy == StrategyChain {
-			if rs.chained == nil {
-				rs.chained = map[string]*node{}
+			x := rs.extras()
+			if x.chained == nil {
+				x.chained = map[string]*node{}
 			}
-			n := rs.chained[r.RefResource]
-			if n == nil && old != nil {
-				n = old.chained[r.RefResource] // keep the entrance's statistics
+			n := x.chained[r.RefResource]
+			if n == nil {
+				n = oldChained[r.RefResource] // keep the entrance's statistics
 			}
 			if n == nil {
 				n = newNode()
 			}
-			rs.chained[r.RefResource] = n
-			f.entrance = n
+			x.chained[r.RefResource] = n
+			f.ref = n
 		}
 		f.app, f.origin = appOf(r.LimitApp), nil
 		if f.app == appOne {
-			f.origin = rs.origins.named[r.LimitApp]
+			f.origin = origins.named[r.LimitApp]
 		}
 		if f.warm != nil && (f.app == appAll || r.Strategy != StrategyDirect) {
 			// Per-origin nodes get theirs from buildOriginNodes.
-			f.source(res, f.entrance, nil).enablePerSecond()
+			f.source(res, f.ref, nil).enablePerSecond()
 		}
 		if f.own != nil {
-			rs.ownWindows = append(rs.ownWindows, f.own)
+			x := rs.extras()
+			x.ownWindows = append(x.ownWindows, f.own)
 		}
 		rs.flow = append(rs.flow, f)
 	}
@@ -495,9 +504,15 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 	}
 	rs.param = buildParamChecks(res, oldParam, next.param, ix.param)
 	for _, i := range ix.authority {
-		rs.authority = append(rs.authority, newAuthorityCheck(next.authority[i], i))
+		x := rs.extras()
+		x.authority = append(x.authority, newAuthorityCheck(next.authority[i], i))
 	}
-	rs.guarded = rs.param != nil || len(rs.authority) != 0
+	if rs.param != nil {
+		rs.extras()
+	}
+	if x := rs.x; x != nil {
+		x.guarded = len(x.authority) != 0 || x.origins != nil || rs.param != nil
+	}
 	return rs
 }
 

@@ -3,10 +3,26 @@ package runtime
 import "github.com/sentinelgen/sentinelgen/runtime/leaparray"
 
 // ruleSet is the checks in force for one resource. It is immutable once
-// published; a rule load builds a new one and swaps it in.
+// published; a rule load builds a new one and swaps it in. What few
+// resources need lives in x, so that the common rule set (a flow rule and a
+// breaker) stays small: 100k resources hold 100k of them.
 type ruleSet struct {
 	flow    []*flowCheck
 	degrade []*breaker
+	// param is the hot-parameter checks (see paramflow_check.go); nil
+	// without param rules.
+	param *paramChecks
+	// x is the rarer parts; nil when the resource has none of them.
+	x *ruleExtras
+	// oneFlow and oneDegrade back flow and degrade while a resource has one
+	// rule of the kind, as most do: a load of 100k rules then allocates two
+	// objects fewer per resource.
+	oneFlow    [1]*flowCheck
+	oneDegrade [1]*breaker
+}
+
+// ruleExtras is the parts of a rule set that few resources have.
+type ruleExtras struct {
 	// chained maps an entrance named by a chain rule to the statistics of
 	// this resource's calls through it; nil without chain rules.
 	chained map[string]*node
@@ -18,18 +34,19 @@ type ruleSet struct {
 	origins *originNodes
 	// authority is the origin white and black lists, checked first.
 	authority []*authorityCheck
-	// param is the hot-parameter checks (see paramflow_check.go); nil
-	// without param rules.
-	param *paramChecks
-	// guarded is true when the resource has authority or param rules: the
-	// checks before the flow rules, which the pass path skips otherwise.
+	// guarded is true when Entry runs guard before the flow rules: for
+	// authority rules, per-origin nodes to select, or param checks (param
+	// lives outside x, so that HasParamRules and Exit read it directly).
 	guarded bool
-	// oneFlow and oneDegrade back flow and degrade while a resource has one
-	// rule of the kind, as most do: a load of 100k rules then allocates two
-	// objects fewer per resource.
-	oneFlow    [1]*flowCheck
-	oneDegrade [1]*breaker
 }
 
 // noRules is the rule set of a resource no rule names.
 var noRules ruleSet
+
+// extras returns rs.x, making it if need be; only while building rs.
+func (rs *ruleSet) extras() *ruleExtras {
+	if rs.x == nil {
+		rs.x = &ruleExtras{}
+	}
+	return rs.x
+}

@@ -29,7 +29,6 @@ var sysMetricNames = [sysMetrics]string{"qps", "thread", "rt", "load", "cpu"}
 type systemCheck struct {
 	qps, load, cpu   float64
 	avgRt, maxThread int64
-	stats            *inbound
 	// errs holds each inbound resource's block errors, one per metric, made
 	// at the resource's first system block and kept.
 	errs sync.Map // *Resource -> *[sysMetrics]*BlockError
@@ -97,8 +96,8 @@ func (g *systemCheck) threshold(metric int) string {
 // load (with the BBR estimate), CPU usage. It returns the block error of
 // the first metric over its threshold, nil when the call may proceed.
 func (g *systemCheck) check(r *Resource, nowMs, acquire int64) *BlockError {
-	v := g.stats.view(nowMs)
-	threads := g.stats.inFlight.Load()
+	v := inboundStats.view(nowMs)
+	threads := inboundStats.inFlight.Load()
 	switch {
 	case g.qps >= 0 && float64(v.pass+acquire) > g.qps:
 		return g.blocked(r, sysQPS)
@@ -134,18 +133,15 @@ func (g *systemCheck) blocked(r *Resource, metric int) *BlockError {
 	return errs.(*[sysMetrics]*BlockError)[metric]
 }
 
-// installSystemRules puts the thresholds of rules in force, keeping the
-// inbound statistics while protection stays on, and starts or stops the
-// sampler. Callers hold rulesInForce's lock and have validated the rules.
+// installSystemRules puts the thresholds of rules in force and starts or
+// stops the sampler. Callers hold rulesInForce's lock and have validated
+// the rules.
 func installSystemRules(rules []SystemRule) {
 	g := combineSystemRules(rules)
-	old := systemGuard.Load()
-	if g != nil {
-		if old != nil {
-			g.stats = old.stats
-		} else {
-			g.stats = newInbound()
-		}
+	if g != nil && systemGuard.Load() == nil {
+		// Counts left from an earlier time protection was on are no
+		// longer what the calls do.
+		inboundStats.forget()
 	}
 	systemGuard.Store(g)
 	if g != nil {

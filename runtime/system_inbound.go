@@ -16,10 +16,17 @@ const (
 	statisticMaxRtMs = 5000
 )
 
-// inbound is the aggregate of every inbound resource's calls, which system
-// protection reads (Sentinel's "__total_inbound_traffic__" entry node). It
-// exists only while a system rule is in force, so calls pay for it only
-// then; it is a plain shared structure, not striped per processor.
+// inboundStats is the aggregate of every inbound resource's calls, which
+// system protection reads (Sentinel's "__total_inbound_traffic__" entry
+// node). Calls are counted in it only while a system rule is in force, so
+// they pay for it only then. There is one for the life of the process: a
+// call counted when it started is counted when it ends, even if protection
+// went off and on meanwhile, so the count of calls in flight stays true;
+// counts older than the window are ignored when protection comes back.
+var inboundStats = newInbound()
+
+// inbound is the inbound aggregate's type: a plain shared structure, not
+// striped per processor.
 type inbound struct {
 	buckets  [inboundBuckets]inboundBucket
 	inFlight atomic.Int64
@@ -58,6 +65,15 @@ func (s *inbound) at(id int64) *inboundBucket {
 	}
 	s.roll.Unlock()
 	return b
+}
+
+// forget empties the window (not the calls in flight, which still end).
+func (s *inbound) forget() {
+	s.roll.Lock()
+	for i := range s.buckets {
+		s.buckets[i].id.Store(math.MinInt64)
+	}
+	s.roll.Unlock()
 }
 
 // enter counts an admitted call at nowMs.

@@ -37,11 +37,15 @@ var sampler struct {
 	done chan struct{}
 }
 
-// sampleSource is what the sampler reads each period; tests replace it
-// (before a system rule is loaded) to inject readings.
-var sampleSource = func() func() (load, cpu float64) {
+// sampleSource makes what the sampler reads each period; ok false leaves
+// the readings as they are. Tests replace it (before a system rule is
+// loaded) with one that reads nothing, and set systemReadings themselves.
+var sampleSource = func() func() (load, cpu float64, ok bool) {
 	s := sysstat.NewSampler()
-	return func() (float64, float64) { return s.Sample(time.Now()) }
+	return func() (float64, float64, bool) {
+		load, cpu := s.Sample(time.Now())
+		return load, cpu, true
+	}
 }
 
 // startSystemSampler starts the sampler unless it runs. Its first reading
@@ -61,7 +65,9 @@ func startSystemSampler() {
 		t := time.NewTicker(systemSamplePeriod)
 		defer t.Stop()
 		for {
-			systemReadings.set(read())
+			if load, cpu, ok := read(); ok {
+				systemReadings.set(load, cpu)
+			}
 			select {
 			case <-stop:
 				return

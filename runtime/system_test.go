@@ -14,13 +14,13 @@ import (
 // unset is a SystemRule with every threshold unset, for tests to set one.
 var unset = SystemRule{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: -1}
 
-// useInjectedReadings makes the sampler keep whatever the test sets with
-// systemReadings.set instead of reading the machine.
+// useInjectedReadings makes the sampler read nothing, so that the readings
+// are whatever the test sets with systemReadings.set.
 func useInjectedReadings(t *testing.T) {
 	t.Helper()
 	prev := sampleSource
-	sampleSource = func() func() (float64, float64) {
-		return func() (float64, float64) { return systemReadings.load(), systemReadings.cpu() }
+	sampleSource = func() func() (float64, float64, bool) {
+		return func() (float64, float64, bool) { return 0, 0, false }
 	}
 	t.Cleanup(func() { sampleSource = prev })
 }
@@ -189,18 +189,29 @@ func TestSystemLoadWithBBR(t *testing.T) {
 		}
 		held = append(held, e)
 	}
-	if _, be := in.Entry(nil); be != nil {
+	// The calls in flight end with the test: the inbound aggregate is the
+	// process's, and later tests count its calls in flight.
+	defer func() {
+		for i := range held {
+			held[i].Exit()
+		}
+	}()
+	e, be := in.Entry(nil)
+	if be != nil {
 		t.Fatalf("with 2 in flight (BBR 20·100/1000 = 2): %v, want a pass", be)
 	}
+	held = append(held, e)
 	// That third call is in flight now too (3 > 2): the next is refused.
 	if _, be := in.Entry(nil); be == nil || be.Rule() != "system load 1" {
 		t.Fatalf("with 3 in flight: %v, want system load 1", be)
 	}
 	// Load under the threshold: no block whatever is in flight.
 	systemReadings.set(0.5, -1)
-	if _, be := in.Entry(nil); be != nil {
+	e, be = in.Entry(nil)
+	if be != nil {
 		t.Fatalf("load under threshold refused: %v", be)
 	}
+	held = append(held, e)
 }
 
 func TestSystemCPU(t *testing.T) {
@@ -255,11 +266,10 @@ func TestSystemSamplerLifecycle(t *testing.T) {
 	if !systemSamplerRunning() {
 		t.Fatal("sampler not running with a system rule")
 	}
-	stats := systemGuard.Load().stats
 	rule.QPS = 50
 	mustLoadSystem(t, rule)
-	if systemGuard.Load().stats != stats {
-		t.Error("a reload dropped the inbound statistics")
+	if !systemSamplerRunning() {
+		t.Fatal("sampler stopped by a reload that keeps a system rule")
 	}
 	mustLoadSystem(t)
 	if systemSamplerRunning() || systemGuard.Load() != nil {
@@ -313,4 +323,50 @@ func TestInvalidSystemRules(t *testing.T) {
 func endAfter100ms(e *Entry) {
 	e.startNs -= int64(100 * time.Millisecond)
 	e.Exit()
+}
+
+// With the real source, the sampler's first reading comes at once: the load
+// average is known right after the load, and forgotten when protection stops.
+func TestSystemSamplerReadsMachine(t *testing.T) {
+	needReadings(t)
+	useManualClock(t)
+	rule := unset
+	rule.HighestSystemLoad = 1e9
+	mustLoadSystem(t, rule)
+	deadline := time.Now().Add(5 * time.Second)
+	for systemReadings.load() < 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no load reading 5 s after a system rule was loaded")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	mustLoadSystem(t)
+	if systemReadings.load() != -1 || systemReadings.cpu() != -1 {
+		t.Fatal("readings kept after protection stopped")
+	}
+}
+
+// A call counted when protection was on is counted out when it ends, even
+// after protection went off and on again; calls started while it was off
+// are not counted at all.
+func TestSystemInFlightAcrossOnOff(t *testing.T) {
+	useManualClock(t)
+	useInjectedReadings(t)
+	in := inboundResource(t)
+	base := inboundStats.inFlight.Load()
+	rule := unset
+	rule.MaxThread = 100
+	mustLoadSystem(t, rule)
+	counted, _ := in.Entry(nil)
+	mustLoadSystem(t)
+	uncounted, _ := in.Entry(nil)
+	mustLoadSystem(t, rule)
+	if got := inboundStats.inFlight.Load() - base; got != 1 {
+		t.Fatalf("%d calls in flight, want 1", got)
+	}
+	counted.Exit()
+	uncounted.Exit()
+	if got := inboundStats.inFlight.Load() - base; got != 0 {
+		t.Fatalf("%d calls in flight after both ended, want 0", got)
+	}
 }

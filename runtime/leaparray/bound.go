@@ -94,7 +94,7 @@ func (w *Window) slack() int64 { return w.bound.slack.Load() }
 // never given back, so the slack only grows, and concurrent updates keep
 // the largest.
 func (w *Window) growSlack() {
-	next := (w.buckets*w.stripesRead() - 1) * (boundStep - 1)
+	next := (int64(w.buckets)*w.stripesRead() - 1) * (boundStep - 1)
 	for old := w.bound.slack.Load(); next > old; old = w.bound.slack.Load() {
 		if w.bound.slack.CompareAndSwap(old, next) {
 			return

@@ -48,13 +48,20 @@ type Window struct {
 	intervalMs int64
 	widthMs    int64
 	invWidth   float64 // 1/widthMs: a multiply is several times cheaper than a divide
-	buckets    int64
 	// bucketMask maps a window ID to its slot. The ring has Buckets slots
 	// rounded up to a power of two, so that the mapping is a mask, not a
 	// division; the interval's Buckets consecutive IDs still get distinct
 	// slots, and tags make the spare slots' contents harmless.
-	bucketMask uint64
-	counters   int
+	//
+	// buckets and bucketMask are 32-bit (Buckets is at most a few hundred),
+	// side by side, as are counters and lookahead (see the borrowed ring),
+	// and sharedUsed and everBorrowed: with the borrowed ring held by its
+	// first word, a Window fits the allocator's 240-byte class, and a
+	// resource has two or more.
+	buckets    int32
+	bucketMask uint32
+	counters   int32
+	lookahead  int32
 	// stripeBytes is the size of one bucket of a stripe: counters rounded
 	// up to whole cache lines.
 	stripeBytes uintptr
@@ -66,7 +73,8 @@ type Window struct {
 	shared unsafe.Pointer
 	// sharedUsed turns true with the first write to the shared stripe; until
 	// then reads skip it.
-	sharedUsed atomic.Bool
+	sharedUsed   atomic.Bool
+	everBorrowed atomic.Bool // lets reads skip the borrowed ring until someone borrows
 	// Owned stripes, see stripes.go: procs[i] is processor i's stripe, or
 	// shared until it claims one; read and written atomically.
 	procs [maxOwned]unsafe.Pointer
@@ -80,10 +88,10 @@ type Window struct {
 	// Borrowed counts for current and future windows, one word per window,
 	// in a ring of buckets+lookahead slots so that a window being borrowed
 	// into never shares a slot with a window still inside the interval.
-	lookahead    int64
-	borrowMask   uint64 // the borrowed ring's size is a power of two
-	borrowed     []atomic.Uint64
-	everBorrowed atomic.Bool // lets reads skip the ring until someone borrows
+	// borrowed is the ring's first word (nil without lookahead); the ring
+	// has borrowMask+1 words, a power of two.
+	borrowMask uint64
+	borrowed   *atomic.Uint64
 
 	// bound is the bookkeeping behind FitsPinned's cached answers; nil
 	// unless Config.Bounded.
@@ -112,6 +120,10 @@ type Config struct {
 	Bounded bool
 }
 
+// maxConfigBuckets bounds Config.Buckets, so that the bucket count and
+// the ring's mask fit the Window's 32-bit fields.
+const maxConfigBuckets = 1 << 24
+
 // New builds a Window from cfg.
 func New(cfg Config) (*Window, error) {
 	switch {
@@ -119,6 +131,8 @@ func New(cfg Config) (*Window, error) {
 		return nil, errors.New("leaparray: IntervalMs must be positive")
 	case cfg.Buckets <= 0:
 		return nil, errors.New("leaparray: Buckets must be positive")
+	case cfg.Buckets > maxConfigBuckets:
+		return nil, fmt.Errorf("leaparray: Buckets must be at most %d", maxConfigBuckets)
 	case cfg.IntervalMs%int64(cfg.Buckets) != 0:
 		return nil, fmt.Errorf("leaparray: IntervalMs %d is not a multiple of Buckets %d", cfg.IntervalMs, cfg.Buckets)
 	case cfg.Counters <= 0 || cfg.Counters > 64:
@@ -151,12 +165,12 @@ func New(cfg Config) (*Window, error) {
 		intervalMs:  cfg.IntervalMs,
 		widthMs:     cfg.IntervalMs / int64(cfg.Buckets),
 		invWidth:    float64(cfg.Buckets) / float64(cfg.IntervalMs),
-		buckets:     int64(cfg.Buckets),
-		bucketMask:  uint64(ring - 1),
-		counters:    cfg.Counters,
+		buckets:     int32(cfg.Buckets),
+		bucketMask:  uint32(ring - 1),
+		counters:    int32(cfg.Counters),
 		stripeBytes: uintptr(stride) * wordBytes,
 		shared:      unsafe.Pointer(&buf[0]),
-		lookahead:   int64(cfg.Lookahead),
+		lookahead:   int32(cfg.Lookahead),
 	}
 	for i := range w.procs {
 		w.procs[i] = w.shared
@@ -167,7 +181,7 @@ func New(cfg Config) (*Window, error) {
 		w.xorLimit = boundStep
 	}
 	if borrowRing > 0 {
-		w.borrowed = buf[borrowAt : borrowAt+borrowRing : borrowAt+borrowRing]
+		w.borrowed = &buf[borrowAt]
 		w.borrowMask = uint64(borrowRing - 1)
 	}
 	return w, nil
@@ -268,10 +282,16 @@ func (w *Window) windowID(nowMs int64) int64 {
 }
 
 // slot is the ring position of window id.
-func (w *Window) slot(id int64) int { return int(uint64(id) & w.bucketMask) }
+func (w *Window) slot(id int64) int { return int(uint64(id) & uint64(w.bucketMask)) }
 
 // borrowSlot is the position of window id in the borrowed ring.
 func (w *Window) borrowSlot(id int64) int { return int(uint64(id) & w.borrowMask) }
+
+// borrowWord is the borrowed ring's word for window ID id (the window has
+// lookahead).
+func (w *Window) borrowWord(id int64) *atomic.Uint64 {
+	return wordIn(unsafe.Pointer(w.borrowed), uintptr(w.borrowSlot(id))*wordBytes)
+}
 
 // ID is the number of the bucket-wide window containing nowMs. Windows with
 // the same bucket width share IDs, so one ID can address several of them
@@ -407,7 +427,7 @@ func wordIn(p unsafe.Pointer, off uintptr) *atomic.Uint64 {
 
 func (w *Window) checkCounter(counter int) {
 	if uint(counter) >= uint(w.counters) {
-		counterOutOfRange(counter, w.counters)
+		counterOutOfRange(counter, int(w.counters))
 	}
 }
 
@@ -538,7 +558,7 @@ func (c Cursor) CountPair(a, b int) (int64, int64) {
 	offA, offB := uintptr(a)*wordBytes, uintptr(b)*wordBytes
 	var sa, sb int64
 	w.eachStripe(func(first unsafe.Pointer) {
-		for id := c.id - w.buckets + 1; id <= c.id; id++ {
+		for id := c.id - int64(w.buckets) + 1; id <= c.id; id++ {
 			tag := uint64(id) & tagMask
 			off := uintptr(w.slot(id)) * w.stripeBytes
 			if v := wordIn(first, off+offA).Load(); v>>countBits == tag {
@@ -594,7 +614,7 @@ func (w *Window) count(cur int64, counter int) int64 {
 // window cur, in the stripe starting at first.
 func (w *Window) stripeCount(first unsafe.Pointer, cur int64, offC uintptr) int64 {
 	var sum int64
-	for id := cur - w.buckets + 1; id <= cur; id++ {
+	for id := cur - int64(w.buckets) + 1; id <= cur; id++ {
 		if v := wordIn(first, uintptr(w.slot(id))*w.stripeBytes+offC).Load(); v>>countBits == uint64(id)&tagMask {
 			sum += int64(v & countMask)
 		}
@@ -643,13 +663,13 @@ func (w *Window) Lookahead() int { return int(w.lookahead) }
 // reports false when the target is out of range or borrowing is disabled.
 func (w *Window) Borrow(nowMs, atMs int64, delta int64) bool {
 	cur, target := w.windowID(nowMs), w.windowID(atMs)
-	if w.lookahead == 0 || target <= cur || target > cur+w.lookahead {
+	if w.lookahead == 0 || target <= cur || target > cur+int64(w.lookahead) {
 		return false
 	}
 	if !w.everBorrowed.Load() {
 		w.everBorrowed.Store(true)
 	}
-	_, ok, _ := add(&w.borrowed[w.borrowSlot(target)], target, uint64(delta))
+	_, ok, _ := add(w.borrowWord(target), target, uint64(delta))
 	return ok
 }
 
@@ -661,8 +681,8 @@ func (w *Window) Waiting(nowMs int64) int64 {
 	}
 	cur := w.windowID(nowMs)
 	var sum int64
-	for id := cur + 1; id <= cur+w.lookahead; id++ {
-		sum += countIn(&w.borrowed[w.borrowSlot(id)], id)
+	for id := cur + 1; id <= cur+int64(w.lookahead); id++ {
+		sum += countIn(w.borrowWord(id), id)
 	}
 	return sum
 }
@@ -679,8 +699,8 @@ func (w *Window) BorrowedIn(nowMs int64) int64 {
 
 func (w *Window) borrowedIn(cur int64) int64 {
 	var sum int64
-	for id := cur - w.buckets + 1; id <= cur; id++ {
-		sum += countIn(&w.borrowed[w.borrowSlot(id)], id)
+	for id := cur - int64(w.buckets) + 1; id <= cur; id++ {
+		sum += countIn(w.borrowWord(id), id)
 	}
 	return sum
 }
@@ -691,7 +711,7 @@ func (w *Window) BorrowedAt(atMs int64) int64 {
 		return 0
 	}
 	id := w.windowID(atMs)
-	return countIn(&w.borrowed[w.borrowSlot(id)], id)
+	return countIn(w.borrowWord(id), id)
 }
 
 // Reset clears every bucket. Writes racing with Reset may survive it (a
@@ -704,8 +724,8 @@ func (w *Window) Reset() {
 			wordIn(first, off).Store(0)
 		}
 	})
-	for i := range w.borrowed {
-		w.borrowed[i].Store(0)
+	for i := 0; w.borrowed != nil && uint64(i) <= w.borrowMask; i++ {
+		wordIn(unsafe.Pointer(w.borrowed), uintptr(i)*wordBytes).Store(0)
 	}
 	if w.bound != nil {
 		// Counts fell: cached sums are no longer lower bounds (FitsPinned

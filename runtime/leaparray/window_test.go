@@ -376,3 +376,11 @@ func TestGaugeCrossingZeroDoesNotTear(t *testing.T) {
 		}
 	}
 }
+
+// The bucket count is kept in 32 bits: larger counts are refused, not
+// truncated.
+func TestNewRefusesTooManyBuckets(t *testing.T) {
+	if _, err := New(Config{IntervalMs: 1 << 25, Buckets: 1 << 25, Counters: 1}); err == nil {
+		t.Fatal("2^25 buckets accepted")
+	}
+}

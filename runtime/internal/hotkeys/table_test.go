@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 type state struct{ hits atomic.Int64 }
@@ -181,5 +182,44 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 	}
 	if found.Load() == 0 {
 		t.Fatal("readers never found a key")
+	}
+}
+
+// Reads take no lock: Get answers while an insert holds the table's mutex.
+func TestGetWhileInsertHoldsTheLock(t *testing.T) {
+	tb := New[state](10, nil)
+	k := StringKey("sku-1")
+	n := insert(tb, k)
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	got := make(chan *Node[state])
+	go func() { got <- tb.Get(k, tb.Hash(k)) }()
+	select {
+	case g := <-got:
+		if g != n {
+			t.Fatalf("Get = %p, want %p", g, n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Get waited for the table's mutex")
+	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	tb := New[state](4000, nil)
+	keys := make([]Key, 4000)
+	for i := range keys {
+		keys[i] = StringKey("sku-" + strconv.Itoa(i))
+		insert(tb, keys[i])
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := keys[i]
+		if tb.Get(k, tb.Hash(k)) == nil {
+			b.Fatal("miss")
+		}
+		if i++; i == len(keys) {
+			i = 0
+		}
 	}
 }
