@@ -28,7 +28,7 @@ type PathPredicate struct {
 type pathMatcher struct {
 	pred PathPredicate
 	re   *regexp.Regexp
-	ant  bool
+	ant  []string // the Ant pattern's segments, when it has wildcards
 }
 
 func compilePredicate(p PathPredicate) (pathMatcher, error) {
@@ -36,7 +36,9 @@ func compilePredicate(p PathPredicate) (pathMatcher, error) {
 	switch p.MatchStrategy {
 	case MatchExact:
 	case MatchPrefix:
-		m.ant = strings.ContainsAny(p.Pattern, "*?")
+		if strings.ContainsAny(p.Pattern, "*?") {
+			m.ant = splitPath(p.Pattern)
+		}
 	case MatchRegex:
 		re, err := regexp.Compile(`^(?:` + p.Pattern + `)$`)
 		if err != nil {
@@ -57,40 +59,53 @@ func (m pathMatcher) match(path string) bool {
 		return m.re.MatchString(path)
 	case m.pred.MatchStrategy == MatchExact:
 		return path == m.pred.Pattern
-	case m.ant:
-		return antMatch(m.pred.Pattern, path)
+	case m.ant != nil:
+		return antSegments(m.ant, path)
 	default:
 		return strings.HasPrefix(path, m.pred.Pattern)
 	}
-}
-
-// antMatch matches path against an Ant-style pattern, segment by segment:
-// "**" matches any number of segments (none included), "*" any characters
-// within a segment, "?" one character.
-func antMatch(pattern, path string) bool {
-	return antSegments(splitPath(pattern), splitPath(path))
 }
 
 func splitPath(p string) []string {
 	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
 }
 
-func antSegments(pat, segs []string) bool {
+// nextSegment returns the first non-empty segment of path and the rest,
+// ok false when there is none; it does not allocate.
+func nextSegment(path string) (seg, rest string, ok bool) {
+	path = strings.TrimLeft(path, "/")
+	if path == "" {
+		return "", "", false
+	}
+	seg, rest, _ = strings.Cut(path, "/")
+	return seg, rest, true
+}
+
+// antSegments matches path against an Ant-style pattern's segments, in
+// order: "**" matches any number of segments (none included), "*" any
+// characters within a segment, "?" one character.
+func antSegments(pat []string, path string) bool {
 	for len(pat) != 0 {
 		if pat[0] == "**" {
-			for k := 0; k <= len(segs); k++ {
-				if antSegments(pat[1:], segs[k:]) {
+			for {
+				if antSegments(pat[1:], path) {
 					return true
 				}
+				_, rest, ok := nextSegment(path)
+				if !ok {
+					return false
+				}
+				path = rest
 			}
+		}
+		seg, rest, ok := nextSegment(path)
+		if !ok || !globMatch(pat[0], seg) {
 			return false
 		}
-		if len(segs) == 0 || !globMatch(pat[0], segs[0]) {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
+		pat, path = pat[1:], rest
 	}
-	return len(segs) == 0
+	_, _, more := nextSegment(path)
+	return !more
 }
 
 // globMatch matches one segment against "*" and "?" wildcards.

@@ -57,56 +57,6 @@ func (g *Guard) resource(name string) *runtime.Resource {
 	return r.(*runtime.Resource)
 }
 
-// ServeHTTP enters the request's resources in order (route, then APIs in
-// definition order) and serves it when all admit it; a block ends the
-// entries already made.
-func (g *Guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	st := current.Load()
-	var buf [4]runtime.Entry
-	entries := buf[:0]
-	defer func() {
-		for i := len(entries) - 1; i >= 0; i-- {
-			entries[i].Exit()
-		}
-	}()
-	enter := func(name string, mode ResourceMode) *runtime.BlockError {
-		res := g.resource(name)
-		var e runtime.Entry
-		var be *runtime.BlockError
-		if rules := st.rules[name]; len(rules) != 0 && res.HasParamRules() {
-			args := make([]runtime.ParamArg, len(rules))
-			for i, c := range rules {
-				args[i] = c.arg(r, mode)
-			}
-			be = res.EntryArgsTo(&e, r.Context(), args)
-		} else {
-			be = res.EntryTo(&e, r.Context())
-		}
-		if be == nil {
-			entries = append(entries, e)
-		}
-		return be
-	}
-	if g.route != nil {
-		if name := g.route(r); name != "" {
-			if be := enter(name, ModeRoute); be != nil {
-				g.block(w, r, be)
-				return
-			}
-		}
-	}
-	for _, a := range st.apis {
-		if !a.matches(r.URL.Path) {
-			continue
-		}
-		if be := enter(a.name, ModeAPI); be != nil {
-			g.block(w, r, be)
-			return
-		}
-	}
-	g.next.ServeHTTP(w, r)
-}
-
 func (a compiledAPI) matches(path string) bool {
 	for _, m := range a.matchers {
 		if m.match(path) {

@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,5 +64,51 @@ func TestParseAPIDefinitions(t *testing.T) {
 	}
 	if len(apis) != 1 || apis[0].Name != "orders-api" || len(apis[0].Predicates) != 2 || apis[0].Predicates[1].MatchStrategy != MatchExact {
 		t.Errorf("got %+v", apis)
+	}
+}
+
+// TestJSONRoundTrip holds what the transport's gateway/getRules and
+// getApiDefinitions would answer (json.Marshal of Rules and
+// APIDefinitions) to what ParseFlowRules and ParseAPIDefinitions read, and
+// LoadFlowRules and LoadAPIDefinitions to changing one half only.
+func TestJSONRoundTrip(t *testing.T) {
+	setup(t)
+	rules := []FlowRule{
+		{Resource: "r", Grade: runtime.FlowGradeQPS, Count: 2, IntervalSec: 1, MaxQueueingTimeoutMs: 500},
+		{Resource: "a", ResourceMode: ModeAPI, Grade: runtime.FlowGradeConcurrency, Count: 1, IntervalSec: 3, MaxQueueingTimeoutMs: 500,
+			ParamItem: &ParamItem{ParseStrategy: ParseCookie, FieldName: "sid", Pattern: "x", MatchStrategy: MatchContains}},
+	}
+	apis := []APIDefinition{{Name: "a", Predicates: []PathPredicate{{Pattern: "/a/**", MatchStrategy: MatchPrefix}}}}
+	mustLoad(t, rules, apis)
+	data, err := json.Marshal(Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseFlowRules("getRules", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, rules) {
+		t.Errorf("rules after a round trip:\n%s\n%+v", data, back)
+	}
+	data, err = json.Marshal(APIDefinitions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	backAPI, err := ParseAPIDefinitions("getApiDefinitions", data)
+	if err != nil || !reflect.DeepEqual(backAPI, apis) {
+		t.Errorf("definitions after a round trip: %s %+v %v", data, backAPI, err)
+	}
+	if err := LoadFlowRules(rules[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if len(Rules()) != 1 || len(APIDefinitions()) != 1 {
+		t.Errorf("LoadFlowRules: %d rules, %d definitions; want 1 and the definition kept", len(Rules()), len(APIDefinitions()))
+	}
+	if err := LoadAPIDefinitions(nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(Rules()) != 1 || len(APIDefinitions()) != 0 {
+		t.Errorf("LoadAPIDefinitions: %d rules, %d definitions; want the rule kept and none", len(Rules()), len(APIDefinitions()))
 	}
 }

@@ -40,6 +40,29 @@ func init() { current.Store(&state{}) }
 // runtime's hot-parameter rules by other means (runtime.LoadRules,
 // rules.Apply) replaces the gateway's too: call Load again after.
 func Load(rules []FlowRule, apis []APIDefinition) error {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	return load(rules, apis)
+}
+
+// LoadFlowRules is Load keeping the API definitions in force, for the
+// transport's gateway/updateRules command.
+func LoadFlowRules(rules []FlowRule) error {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	return load(rules, current.Load().givenAPI)
+}
+
+// LoadAPIDefinitions is Load keeping the gateway rules in force, for the
+// transport's gateway/updateApiDefinitions command.
+func LoadAPIDefinitions(apis []APIDefinition) error {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	return load(current.Load().given, apis)
+}
+
+// load is Load with loadMu held.
+func load(rules []FlowRule, apis []APIDefinition) error {
 	next := &state{rules: map[string][]compiledRule{}, given: append([]FlowRule(nil), rules...), givenAPI: append([]APIDefinition(nil), apis...)}
 	var errs []error
 	for i, r := range rules {
@@ -80,8 +103,6 @@ func Load(rules []FlowRule, apis []APIDefinition) error {
 	}
 	next.owned = ToParamFlowRules(rules)
 
-	loadMu.Lock()
-	defer loadMu.Unlock()
 	// The runtime may hand back rules normalized, so the gateway's own are
 	// told by resource: Load refuses other rules on gateway resources.
 	prev := current.Load()
