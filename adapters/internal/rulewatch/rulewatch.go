@@ -24,9 +24,10 @@ var ruleWatch struct {
 	chainRefs atomic.Pointer[map[string]struct{}]
 	// qpsOnly holds the resources whose flow rules all count QPS.
 	qpsOnly atomic.Pointer[map[string]struct{}]
+	// mu serialises the copies of retryAt made by breaker changes.
+	mu sync.Mutex
 	// retryAt maps a resource to the Clock time (ms) at which the breaker
 	// that opened last will let a probe through.
-	mu      sync.Mutex
 	retryAt atomic.Pointer[map[string]int64]
 }
 
