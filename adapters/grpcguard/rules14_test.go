@@ -2,6 +2,7 @@ package grpcguard
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"google.golang.org/grpc/codes"
@@ -16,16 +17,16 @@ import (
 
 func TestHotParameterFromRequest(t *testing.T) {
 	useManualClock(t)
-	calls := 0
+	var calls atomic.Int64 // read by the test, written by the server's goroutines
 	byService := WithParams(func(_ context.Context, _ string, req any) []runtime.ParamArg {
-		calls++
+		calls.Add(1)
 		return []runtime.ParamArg{runtime.StringArg(req.(*healthpb.HealthCheckRequest).Service)}
 	})
 	c, _ := startServer(t, serverGuards(t, byService))
 	if err := check(c, "a"); err != nil {
 		t.Fatal(err)
 	}
-	if calls != 0 {
+	if calls := calls.Load(); calls != 0 {
 		t.Fatalf("arguments computed %d times without a param rule", calls)
 	}
 	mustLoad(t, runtime.Rules{ParamFlow: []runtime.ParamFlowRule{{Resource: t.Name() + checkMethod, Grade: runtime.FlowGradeQPS, Count: 1}}})

@@ -210,17 +210,16 @@ func TestURLCleaner(t *testing.T) {
 func TestOriginReachesRulesAndHandler(t *testing.T) {
 	useManualClock(t)
 	mux := http.NewServeMux()
-	var seen string
+	// The handler reports what it saw in a response header: the test and
+	// the server's goroutines share no variable.
 	New(WithOriginHeader("X-Caller")).HandleFunc(mux, "GET /origin", func(w http.ResponseWriter, r *http.Request) {
-		seen = runtime.OriginFrom(r.Context())
+		w.Header().Set("X-Seen", runtime.OriginFrom(r.Context()))
 	})
 	srv := serve(t, mux)
-	get(t, srv, "/origin", "X-Caller", "billing")
-	if seen != "billing" {
+	if seen := get(t, srv, "/origin", "X-Caller", "billing").header.Get("X-Seen"); seen != "billing" {
 		t.Errorf("handler saw origin %q, want billing", seen)
 	}
-	get(t, srv, "/origin")
-	if seen != "" {
+	if seen := get(t, srv, "/origin").header.Get("X-Seen"); seen != "" {
 		t.Errorf("handler saw origin %q without the header", seen)
 	}
 }
@@ -230,9 +229,8 @@ func TestEntranceForChainRules(t *testing.T) {
 	inner := runtime.NewResource("chain-inner")
 	mux := http.NewServeMux()
 	g := New()
-	var entrances []string
 	h := func(w http.ResponseWriter, r *http.Request) {
-		entrances = append(entrances, runtime.EntranceFrom(r.Context()))
+		w.Header().Set("X-Entrance", runtime.EntranceFrom(r.Context()))
 		e, be := inner.Entry(r.Context())
 		if be != nil {
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -247,26 +245,27 @@ func TestEntranceForChainRules(t *testing.T) {
 		Strategy: runtime.StrategyChain, RefResource: "GET /chain/a",
 	}}})
 	srv := serve(t, mux)
-	if r := get(t, srv, "/chain/a"); r.status != http.StatusTooManyRequests {
-		t.Errorf("via /chain/a: status %d, want 429 from the chain rule", r.status)
+	a := get(t, srv, "/chain/a")
+	if a.status != http.StatusTooManyRequests {
+		t.Errorf("via /chain/a: status %d, want 429 from the chain rule", a.status)
 	}
-	if r := get(t, srv, "/chain/b"); r.status != 200 {
-		t.Errorf("via /chain/b: status %d, want 200", r.status)
+	b := get(t, srv, "/chain/b")
+	if b.status != 200 {
+		t.Errorf("via /chain/b: status %d, want 200", b.status)
 	}
-	if want := []string{"GET /chain/a", ""}; strings.Join(entrances, ",") != strings.Join(want, ",") {
-		t.Errorf("entrances %q, want %q", entrances, want)
+	if ea, eb := a.header.Get("X-Entrance"), b.header.Get("X-Entrance"); ea != "GET /chain/a" || eb != "" {
+		t.Errorf("entrances %q and %q, want GET /chain/a and none", ea, eb)
 	}
 }
 
 func TestMuxGuardsEveryRoute(t *testing.T) {
 	useManualClock(t)
 	mux := http.NewServeMux()
-	var pattern string
-	mux.HandleFunc("GET /mux/{id}", func(w http.ResponseWriter, r *http.Request) { pattern = r.Pattern })
+	mux.HandleFunc("GET /mux/{id}", func(w http.ResponseWriter, r *http.Request) { w.Header().Set("X-Pattern", r.Pattern) })
 	mustLoad(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "GET /mux/{id}", Grade: runtime.FlowGradeQPS, Count: 1}}})
 	srv := serve(t, New().Mux(mux))
-	if r := get(t, srv, "/mux/1"); r.status != 200 || pattern != "GET /mux/{id}" {
-		t.Fatalf("status %d, pattern %q", r.status, pattern)
+	if r := get(t, srv, "/mux/1"); r.status != 200 || r.header.Get("X-Pattern") != "GET /mux/{id}" {
+		t.Fatalf("status %d, pattern %q", r.status, r.header.Get("X-Pattern"))
 	}
 	if r := get(t, srv, "/mux/2"); r.status != http.StatusTooManyRequests {
 		t.Errorf("second request: status %d, want 429", r.status)
@@ -291,17 +290,17 @@ func TestMuxGuardsEveryRoute(t *testing.T) {
 func TestCustomBlockHandler(t *testing.T) {
 	useManualClock(t)
 	mux := http.NewServeMux()
-	var got *runtime.BlockError
 	New(WithBlockHandler(func(w http.ResponseWriter, r *http.Request, be *runtime.BlockError) {
-		got = be
+		w.Header().Set("X-Block", be.Type().String()+" "+be.Resource())
 		w.WriteHeader(http.StatusTeapot)
 	})).HandleFunc(mux, "GET /custom", ok)
 	mustLoad(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "GET /custom", Grade: runtime.FlowGradeQPS, Count: 0}}})
 	srv := serve(t, mux)
-	if r := get(t, srv, "/custom"); r.status != http.StatusTeapot {
+	r := get(t, srv, "/custom")
+	if r.status != http.StatusTeapot {
 		t.Errorf("status %d, want the handler's 418", r.status)
 	}
-	if got == nil || got.Type() != runtime.BlockTypeFlow || got.Resource() != "GET /custom" {
-		t.Errorf("block handler got %v", got)
+	if got := r.header.Get("X-Block"); got != "flow GET /custom" {
+		t.Errorf("block handler got %q", got)
 	}
 }

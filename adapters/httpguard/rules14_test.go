@@ -3,6 +3,7 @@ package httpguard
 import (
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -44,14 +45,14 @@ func TestHotParameterFromPathValue(t *testing.T) {
 func TestHotParametersComputedOnlyUnderParamRules(t *testing.T) {
 	useManualClock(t)
 	mux := http.NewServeMux()
-	calls := 0
+	var calls atomic.Int64 // read by the test, written by the server's goroutines
 	New().HandleFunc(mux, "GET /hotcount", ok, WithParams(ParamFunc("tenant", func(r *http.Request) runtime.ParamArg {
-		calls++
+		calls.Add(1)
 		return runtime.StringArg(r.Header.Get("X-Tenant"))
 	})))
 	srv := serve(t, mux)
 	get(t, srv, "/hotcount")
-	if calls != 0 {
+	if calls := calls.Load(); calls != 0 {
 		t.Fatalf("argument computed %d times without a param rule", calls)
 	}
 	mustLoad(t, runtime.Rules{ParamFlow: []runtime.ParamFlowRule{{Resource: "GET /hotcount", Grade: runtime.FlowGradeQPS, Count: 1}}})
@@ -59,7 +60,7 @@ func TestHotParametersComputedOnlyUnderParamRules(t *testing.T) {
 	if r := get(t, srv, "/hotcount", "X-Tenant", "acme"); r.status != http.StatusTooManyRequests {
 		t.Errorf("second acme: %d, want 429", r.status)
 	}
-	if calls != 2 {
+	if calls := calls.Load(); calls != 2 {
 		t.Errorf("argument computed %d times under a param rule, want 2", calls)
 	}
 }
