@@ -69,6 +69,8 @@ type muxGuard struct {
 	routes    sync.Map // pattern -> *route
 }
 
+// ServeHTTP finds the request's pattern and serves it through that
+// pattern's route, made on first use.
 func (m *muxGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, pattern := m.mux.Handler(r)
 	if pattern == "" {
