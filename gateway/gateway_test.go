@@ -214,3 +214,33 @@ func TestLoadKeepsOtherParamRulesAndRejectsBadInput(t *testing.T) {
 		t.Error("a gateway rule on a resource with a user's param rule loaded")
 	}
 }
+
+func TestServerErrorsAndPanicsAreTraced(t *testing.T) {
+	setup(t)
+	mustLoad(t, []FlowRule{{Resource: "trace-route", Grade: runtime.FlowGradeQPS, Count: 100}}, nil)
+	fail := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/panic" {
+			panic("boom")
+		}
+		w.WriteHeader(http.StatusBadGateway)
+	})
+	g := NewGuard(fail, WithRoute(func(*http.Request) string { return "trace-route" }))
+	statuses(g, req("/fail"))
+	func() {
+		defer func() {
+			if v := recover(); v != "boom" {
+				t.Errorf("recovered %v, want the handler's panic", v)
+			}
+		}()
+		statuses(g, req("/panic"))
+	}()
+	for _, r := range runtime.Resources() {
+		if r.Name() == "trace-route" {
+			if s := r.Snapshot(); s.Error != 2 || s.Concurrency != 0 {
+				t.Errorf("snapshot %+v, want 2 errors and nothing in flight", s)
+			}
+			return
+		}
+	}
+	t.Fatal("no resource trace-route")
+}

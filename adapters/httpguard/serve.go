@@ -52,7 +52,7 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(ctx)
 	}
 	rt.serve(c, w, r)
-	if rt.cfg.isError != nil && c.status != 0 && rt.cfg.isError(c.status) {
+	if rt.cfg.isError != nil && c.sw.Status != 0 && rt.cfg.isError(c.sw.Status) {
 		c.e.TraceError(errStatus)
 	}
 	c.e.Exit()
@@ -74,8 +74,8 @@ func (rt *route) serve(c *call, w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if rt.cfg.isError != nil {
-		c.w = w
-		w = c
+		c.sw.W = w
+		w = &c.sw
 	}
 	rt.next.ServeHTTP(w, r)
 	returned = true
