@@ -11,8 +11,10 @@
 // immutable value that rule loads replace with one atomic store.
 //
 // Resource.Entry loads the rule set, reads the Clock once, and runs the
-// checks in Sentinel's order: the flow rules in load order, cluster-mode
-// rules last (QPS or
+// checks in Sentinel's slot order: authority rules (origin white and black
+// lists), system protection (inbound resources), hot-parameter rules (with
+// EntryArgsTo), then the flow rules in Sentinel's order: rules for some
+// callers before those for every caller, cluster-mode rules last (QPS or
 // concurrency; reject, warm-up, rate limiter or both; direct, relate or chain
 // strategy), then the circuit breakers. The first check that says no wins:
 // Entry records a block and returns that rule's *BlockError, made when the
@@ -39,13 +41,13 @@
 //
 // # Rules
 //
-// LoadFlowRules, LoadDegradeRules and LoadRules validate everything before
-// changing anything; an invalid rule leaves the rules in force untouched and
+// LoadRules (every kind at once) and the per-kind loaders validate
+// everything before changing anything; an invalid rule leaves the rules in force untouched and
 // the error names each bad rule by index, resource and field. Rules may name
 // resources that do not exist yet: they take effect when NewResource creates
 // them. A breaker or flow check whose rule is unchanged by a reload keeps its
-// state. OnFlowRulesChange, OnDegradeRulesChange and OnBreakerStateChange let
-// other packages observe changes.
+// state. OnFlowRulesChange, OnDegradeRulesChange, the listeners of the other
+// kinds and OnBreakerStateChange let other packages observe changes.
 //
 // # Statistics, pinning and platforms
 //

@@ -7,7 +7,7 @@ import "context"
 // context.Context (see ParamFlowRule.ParamIdx). Callers build args only when
 // HasParamRules reports true; with no param rule the call is EntryTo's.
 func (r *Resource) EntryArgsTo(e *Entry, ctx context.Context, args []ParamArg, opts ...EntryOption) *BlockError {
-	return r.enter(e, ctx, args, opts)
+	return r.enter(e, ctx, &args, opts)
 }
 
 // HasParamRules reports whether a hot-parameter rule names the resource, so
@@ -26,7 +26,7 @@ func (r *Resource) HasParamRules() bool {
 // (a param rate limiter may sleep), or the block error of the first check
 // that refuses the call. The origin is read from ctx only when a rule of
 // the resource needs it.
-func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []ParamArg, nowNs, acquire int64) (from *node, other, sys bool, _ int64, blocked *BlockError) {
+func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]ParamArg, nowNs, acquire int64) (from *node, other, sys bool, _ int64, blocked *BlockError) {
 	if x := rs.x; x != nil && (len(x.authority) != 0 || x.origins != nil) {
 		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
 			for _, a := range x.authority {
@@ -47,7 +47,11 @@ func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args []Para
 	}
 	if rs.param != nil {
 		e.params = paramHeld{}
-		if blocked := rs.param.enter(&e.params, args, nowNs, acquire); blocked != nil {
+		var a []ParamArg
+		if args != nil {
+			a = *args
+		}
+		if blocked := rs.param.enter(&e.params, a, nowNs, acquire); blocked != nil {
 			return from, other, false, nowNs, blocked
 		}
 		nowNs = nowNanos() // the check may have slept

@@ -115,11 +115,11 @@ func (pc *paramChecks) enter(held *paramHeld, args []ParamArg, nowNs, acquire in
 // per value), so acquire is not used.
 func (pc *paramChecks) exit(held *paramHeld, acquire int64) {
 	if held.one != nil {
-		held.one.Val.inFlight.Add(-1)
+		held.one.Val.count.Add(-1)
 	}
 	if held.more != nil {
 		for _, n := range *held.more {
-			n.Val.inFlight.Add(-1)
+			n.Val.count.Add(-1)
 		}
 	}
 	*held = paramHeld{}
@@ -181,7 +181,7 @@ func newParamRule(r ParamFlowRule, index int) *paramRule {
 		pr.mode = paramConcurrency
 		// A value with calls in flight stays: evicting it would forget
 		// them and let its limit be exceeded.
-		keep = func(v *paramValue) bool { return v.inFlight.Load() > 0 }
+		keep = func(v *paramValue) bool { return v.count.Load() > 0 }
 	case r.ControlBehavior == BehaviorRateLimiter:
 		pr.mode = paramThrottle
 	}
@@ -237,11 +237,7 @@ func (r *paramRule) value(k hotkeys.Key, nowMs int64) *hotkeys.Node[paramValue] 
 	if c, ok := r.items[k]; ok {
 		limit = c
 	}
-	stamp := nowMs
-	if r.mode == paramThrottle {
-		stamp = neverPassed
-	}
-	n.Val.init(limit, r.burst, stamp)
+	n.Val.init(r.mode, limit, r.burst, nowMs)
 	return r.table.Insert(n, h)
 }
 

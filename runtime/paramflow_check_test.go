@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/hotkeys"
 )
 
 // paramSeam builds the checks of rules for one resource, as a load would.
@@ -509,4 +512,12 @@ func TestParamInFlightValueNotEvicted(t *testing.T) {
 		t.Fatal("busy value was evicted: a second call in flight admitted")
 	}
 	pc.exit(&held, 1)
+}
+
+// A tracked value's node stays in the 80-byte size class (see hotkeys.Node):
+// growing it costs 16 bytes per value, 1.5 MiB per 100k values.
+func TestParamValueNodeSize(t *testing.T) {
+	if s := reflect.TypeFor[hotkeys.Node[paramValue]]().Size(); s > 80 {
+		t.Fatalf("node of a tracked value is %d bytes, more than 80", s)
+	}
 }

@@ -108,7 +108,7 @@ func TestEntryParamConcurrencyReleased(t *testing.T) {
 	}
 	held := res.rules.Load().param.rules[0]
 	node := held.table.Get(keyOf(IntArg(7)), held.table.Hash(keyOf(IntArg(7))))
-	if n := node.Val.inFlight.Load(); n != 0 {
+	if n := node.Val.count.Load(); n != 0 {
 		t.Fatalf("7 has %d calls in flight after a flow block", n)
 	}
 }

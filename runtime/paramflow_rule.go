@@ -6,7 +6,8 @@ package runtime
 //
 // Defaults differ from FlowRule's where Sentinel's do: DurationInSec 0 means
 // 1, and a cluster-mode rule does not fall back to local counting unless
-// ClusterConfig.FallbackToLocalWhenFail is set.
+// ClusterConfig.FallbackToLocalWhenFail is set (which validation requires:
+// see ClusterMode).
 type ParamFlowRule struct {
 	// Resource names the guarded resource (required).
 	Resource string
@@ -33,7 +34,10 @@ type ParamFlowRule struct {
 	DurationInSec int
 	// Items give particular values their own threshold.
 	Items []ParamFlowItem
-	// ClusterMode asks the token service for each value's budget.
+	// ClusterMode marks a rule of a cluster-wide budget. The token service
+	// has no per-value budgets, so such a rule is checked locally, and it
+	// must set ClusterConfig.FallbackToLocalWhenFail: without it, Sentinel's
+	// semantics would pass every call unchecked.
 	ClusterMode bool
 	// ClusterConfig configures cluster mode; it is ignored when ClusterMode
 	// is false.

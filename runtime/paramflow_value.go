@@ -6,15 +6,15 @@ import (
 )
 
 // paramValue is the state of one value of one rule: a fixed size whatever
-// the rule (40 bytes beside the table's node).
+// the rule (32 bytes beside the table's node, which is 80 bytes in all).
 type paramValue struct {
-	// tokens is what the value may still spend in the current period
-	// (reject); stamp is when tokens were last added (reject) or when the
-	// value last passed (rate limiter), in ms of the Clock.
-	tokens atomic.Int64
-	stamp  atomic.Int64
-	// inFlight counts the value's calls in flight (concurrency grade).
-	inFlight atomic.Int64
+	// count is what the value may still spend in the current period
+	// (reject), or its calls in flight (concurrency); one word serves both,
+	// since a rule has one algorithm.
+	count atomic.Int64
+	// stamp is when tokens were last added (reject) or when the value last
+	// passed (rate limiter), in ms of the Clock.
+	stamp atomic.Int64
 	// limit is the value's threshold: its item's Count, or the rule's.
 	limit   int64
 	blocked atomic.Pointer[valueBlock]
@@ -25,14 +25,19 @@ type paramValue struct {
 // far enough from the bottom that adding a cost cannot wrap.
 const neverPassed = math.MinInt64 / 4
 
-// init sets up a value first seen: a full bucket refilled at stamp, which
-// makes the first call take maxCount-acquire tokens and pass, as Sentinel's
-// first sight of a value does (token bucket: stamp is now); or no pass yet
-// (rate limiter: stamp is neverPassed).
-func (v *paramValue) init(limit, burst, stamp int64) {
+// init sets up a value first seen at nowMs under mode. Token bucket: a full
+// bucket refilled now, which makes the first call take maxCount-acquire
+// tokens and pass, as Sentinel's first sight of a value does. Rate limiter:
+// no pass yet. Concurrency: no call in flight.
+func (v *paramValue) init(mode paramMode, limit, burst, nowMs int64) {
 	v.limit = limit
-	v.tokens.Store(satAdd(limit, burst))
-	v.stamp.Store(stamp)
+	switch mode {
+	case paramReject:
+		v.count.Store(satAdd(limit, burst))
+		v.stamp.Store(nowMs)
+	case paramThrottle:
+		v.stamp.Store(neverPassed)
+	}
 }
 
 // passTokens is Sentinel's ParamFlowChecker.passDefaultLocalCheck: a bucket
@@ -52,7 +57,7 @@ func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
 	}
 	for {
 		passTime := nowMs - v.stamp.Load()
-		rest := v.tokens.Load()
+		rest := v.count.Load()
 		if passTime > r.durationMs {
 			add := satMul(passTime, limit) / r.durationMs
 			next := rest + add - acquire
@@ -62,7 +67,7 @@ func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
 			if next < 0 {
 				return false
 			}
-			if v.tokens.CompareAndSwap(rest, next) {
+			if v.count.CompareAndSwap(rest, next) {
 				v.stamp.Store(nowMs)
 				return true
 			}
@@ -70,7 +75,7 @@ func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
 			if rest-acquire < 0 {
 				return false
 			}
-			if v.tokens.CompareAndSwap(rest, rest-acquire) {
+			if v.count.CompareAndSwap(rest, rest-acquire) {
 				return true
 			}
 		}
@@ -115,8 +120,8 @@ func (r *paramRule) passThrottle(v *paramValue, nowMs, acquire int64) (bool, int
 // value's limit (Sentinel's ++threadCount <= threshold). Increment then
 // check makes two racing calls unable to both take the last place.
 func (v *paramValue) admitInFlight() bool {
-	if v.inFlight.Add(1) > v.limit {
-		v.inFlight.Add(-1)
+	if v.count.Add(1) > v.limit {
+		v.count.Add(-1)
 		return false
 	}
 	return true

@@ -17,15 +17,12 @@ import (
 
 // recordBlock counts a blocked call in the second-level window id, unpins
 // (the caller is pinned to p) and returns blocked.
-func (r *Resource) recordBlock(p stripe.P, via, from *node, id, acquire int64, blocked *BlockError) *BlockError {
+func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked *BlockError) *BlockError {
 	if c := r.stats.second.AtID(id, p); !c.TryAdd(evBlock, acquire) {
 		c.Add(evBlock, acquire)
 	}
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
-	}
-	if from != nil {
-		from.second.AtID(id, p).Add(evBlock, acquire)
 	}
 	audit := clockAudits.due(p)
 	stripe.Unpin()
@@ -39,13 +36,10 @@ func (r *Resource) recordBlock(p stripe.P, via, from *node, id, acquire int64, b
 // tickets.go) and unpins (the caller is pinned to p). The ticket's sequence
 // number, which counts this processor's passes, also times the clock's
 // audit.
-func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via, from *node, id, nowMs, acquire int64, counted bool) ticket {
+func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
 	r.stats.enter(p, id, nowMs, acquire, counted)
 	if via != nil {
 		via.enter(p, id, nowMs, acquire, counted)
-	}
-	if from != nil {
-		from.enter(p, id, nowMs, acquire, counted)
 	}
 	if rs.x != nil {
 		for _, w := range rs.x.ownWindows {
@@ -88,9 +82,6 @@ func (e *Entry) Exit() {
 	if e.via != nil {
 		e.via.exit(p, id, rtMs, acquire, e.failed)
 	}
-	if e.from != nil {
-		e.from.exit(p, id, rtMs, acquire, e.failed)
-	}
 	// Breakers record and decide here (reads only); a state change, which
 	// calls listeners, waits until after Unpin.
 	var changes uint64
@@ -106,16 +97,29 @@ func (e *Entry) Exit() {
 		}
 	}
 	stripe.Unpin()
-	if e.inbound {
-		inboundStats.exit(nowMs, rtMs, acquire)
-	}
-	if e.rules.param != nil {
-		e.rules.param.exit(&e.params, acquire)
+	if e.rare {
+		e.exitRare(id, nowMs, rtMs, acquire)
 	}
 	for i := 0; changes != 0; i++ {
 		if changes&(1<<i) != 0 {
 			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
 			changes &^= 1 << i
 		}
+	}
+}
+
+// exitRare records the end of a call that went through guard (see
+// Resource.enter): in its origin's node, in the inbound aggregate, and to
+// its hot-parameter checks. The caller is unpinned.
+func (e *Entry) exitRare(id, nowMs, rtMs, acquire int64) {
+	if e.from != nil {
+		e.from.exit(stripe.Pin(), id, rtMs, acquire, e.failed)
+		stripe.Unpin()
+	}
+	if e.inbound {
+		inboundStats.exit(nowMs, rtMs, acquire)
+	}
+	if e.rules.param != nil {
+		e.rules.param.exit(&e.params, acquire)
 	}
 }

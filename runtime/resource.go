@@ -110,6 +110,9 @@ type Entry struct {
 	acquire  int32
 	failed   bool
 	exited   bool
+	// rare is true when the call went through the checks before the flow
+	// rules (see guard); only then are from, inbound and params set.
+	rare bool
 	// inbound is true when system protection counted the call in the
 	// inbound aggregate, which Exit then counts its end in.
 	inbound bool
@@ -145,7 +148,7 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 
 // enter is EntryTo and EntryArgsTo. They inline, so callers call enter
 // directly, as they called EntryTo before arguments existed.
-func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []EntryOption) *BlockError {
+func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
 		acquire, prioritized = applyEntryOptions(opts)
@@ -155,21 +158,25 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		rs = &noRules
 	}
 	var via *node
-	if rs.x != nil && rs.x.chained != nil {
-		via = rs.x.chained[EntranceFrom(ctx)]
+	x := rs.x
+	if x != nil && x.chained != nil {
+		via = x.chained[EntranceFrom(ctx)]
 	}
 	nowNs := nowNanos()
 	// The checks before the flow rules, and the per-origin and inbound
-	// statistics, cost one branch when no rule needs them.
+	// statistics, cost two branches when no rule needs them; what they add
+	// to the call's records is done apart ("rare" below), so that the
+	// common call pays one more branch at its end and one in Exit.
 	var from *node
-	other, sys := false, false
-	if rs.x != nil && rs.x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
+	rare, other, sys := false, false, false
+	if x != nil && x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		var blocked *BlockError
+		rare = true
 		from, other, sys, nowNs, blocked = r.guard(e, rs, ctx, args, nowNs, acquire)
 		if blocked != nil {
-			*e = Entry{}
-			p := stripe.Pin()
-			return r.recordBlock(p, via, from, r.stats.second.ID(nowNs/1e6), acquire, blocked)
+			id := r.stats.second.ID(nowNs / 1e6)
+			e.params = paramHeld{} // nothing held: the param checks refused or did not run
+			return r.dropRare(e, rs, from, id, acquire, r.recordBlock(stripe.Pin(), via, id, acquire, blocked))
 		}
 	}
 	id := r.stats.second.ID(nowNs / 1e6)
@@ -184,9 +191,11 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 			if r.stats.second.FitsPinned(id, acquire, f.limit, p) {
 				continue
 			}
-			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			if rare {
+				return r.dropRare(e, rs, from, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
+			}
+			*e = Entry{}
+			return r.recordBlock(p, via, id, acquire, f.blocked)
 		}
 		if f.app != appAll && !f.applies(from, other) {
 			continue
@@ -201,9 +210,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		}
 		p = stripe.Pin()
 		if v == verdictBlock {
-			blocked := r.recordBlock(p, via, from, id, acquire, f.blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			return r.drop(e, rs, rare, from, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
 		}
 	}
 	probes := uint64(0)
@@ -213,30 +220,58 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args []ParamArg, opts []
 		probes, blocked = rs.tryBreakers(nowNs / 1e6)
 		p = stripe.Pin()
 		if blocked != nil {
-			blocked = r.recordBlock(p, via, from, id, acquire, blocked)
-			r.drop(e, rs, acquire)
-			return blocked
+			return r.drop(e, rs, rare, from, id, acquire, r.recordBlock(p, via, id, acquire, blocked))
 		}
 	}
 	// Field by field: a composite literal through a pointer is built on
 	// the stack and copied whole (measured at an eighth of the pass).
-	e.res, e.rules, e.via, e.from = r, rs, via, from
+	e.res, e.rules, e.via = r, rs, via
 	e.startNs, e.secondID, e.probes = nowNs, id, probes
-	e.acquire, e.failed, e.exited, e.inbound = int32(acquire), false, false, sys
-	e.ticket = r.recordPass(p, rs, via, from, id, nowNs/1e6, acquire, counted)
-	if sys {
-		inboundStats.enter(nowNs/1e6, acquire)
+	e.acquire, e.failed, e.exited, e.rare = int32(acquire), false, false, rare
+	e.ticket = r.recordPass(p, rs, via, id, nowNs/1e6, acquire, counted)
+	if rare {
+		e.from, e.inbound = from, sys
+		enterRare(from, sys, id, nowNs/1e6, acquire, counted)
 	}
 	return nil
 }
 
-// drop clears *e after a block by a flow rule or breaker, first releasing
-// what the call's hot-parameter checks recorded in it (the call is unpinned).
-func (r *Resource) drop(e *Entry, rs *ruleSet, acquire int64) {
+// enterRare records an admitted call in the per-origin node and the inbound
+// aggregate, when they count it (the call is unpinned).
+func enterRare(from *node, sys bool, id, nowMs, acquire int64, counted bool) {
+	if from != nil {
+		from.enter(stripe.Pin(), id, nowMs, acquire, counted)
+		stripe.Unpin()
+	}
+	if sys {
+		inboundStats.enter(nowMs, acquire)
+	}
+}
+
+// drop clears *e after a block by a flow rule or breaker (the call is
+// unpinned) and returns blocked; for a call that went through guard, see
+// dropRare.
+func (r *Resource) drop(e *Entry, rs *ruleSet, rare bool, from *node, id, acquire int64, blocked *BlockError) *BlockError {
+	if rare {
+		return r.dropRare(e, rs, from, id, acquire, blocked)
+	}
+	*e = Entry{}
+	return blocked
+}
+
+// dropRare is drop for a call that went through guard: it counts the block
+// in the origin's node and releases what the call's hot-parameter checks
+// recorded in e.
+func (r *Resource) dropRare(e *Entry, rs *ruleSet, from *node, id, acquire int64, blocked *BlockError) *BlockError {
+	if from != nil {
+		from.second.AtID(id, stripe.Pin()).Add(evBlock, acquire)
+		stripe.Unpin()
+	}
 	if rs.param != nil {
 		rs.param.exit(&e.params, acquire)
 	}
 	*e = Entry{}
+	return blocked
 }
 
 // breakersClosed reports whether every circuit breaker is CLOSED, the

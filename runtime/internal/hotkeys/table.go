@@ -6,13 +6,15 @@ import (
 	"sync/atomic"
 )
 
-// Node is one tracked value and its state.
+// Node is one tracked value and its state. It does not keep its key's hash:
+// chains are short (the index grows to one head per value), so comparing
+// keys costs no more than comparing hashes would, and the 8 bytes would
+// take a node of a small state past the 80-byte size class.
 type Node[V any] struct {
 	// Val is the caller's state for the value. Fields that change after
 	// Insert must be atomic: readers share the node.
 	Val  V
 	Key  Key
-	hash uint64
 	next atomic.Pointer[Node[V]]
 	// ref is CLOCK's reference bit, set by Get when clear.
 	ref atomic.Uint32
@@ -70,7 +72,7 @@ func (t *Table[V]) Hash(k Key) uint64 { return t.h.hash(k) }
 func (t *Table[V]) Get(k Key, h uint64) *Node[V] {
 	ix := t.idx.Load()
 	for n := ix.heads[h&ix.mask].Load(); n != nil; n = n.next.Load() {
-		if n.hash == h && n.Key == k {
+		if n.Key == k {
 			if n.ref.Load() == 0 {
 				n.ref.Store(1)
 			}
@@ -88,11 +90,10 @@ func (t *Table[V]) Insert(n *Node[V], h uint64) *Node[V] {
 	defer t.mu.Unlock()
 	ix := t.idx.Load()
 	for c := ix.heads[h&ix.mask].Load(); c != nil; c = c.next.Load() {
-		if c.hash == h && c.Key == n.Key {
+		if c.Key == n.Key {
 			return c
 		}
 	}
-	n.hash = h
 	if len(t.ring) < t.capacity {
 		if len(t.ring) >= len(ix.heads) && len(ix.heads) < t.capacity {
 			ix = t.grow(ix)
@@ -134,7 +135,7 @@ func (t *Table[V]) victim() int {
 // unlink removes c from its chain. c's own next pointer is left as it is, so
 // a reader standing on c walks on down the chain.
 func (t *Table[V]) unlink(ix *index[V], c *Node[V]) {
-	p := &ix.heads[c.hash&ix.mask]
+	p := &ix.heads[t.h.hash(c.Key)&ix.mask]
 	for cur := p.Load(); cur != nil; cur = p.Load() {
 		if cur == c {
 			p.Store(c.next.Load())
@@ -151,7 +152,7 @@ func (t *Table[V]) unlink(ix *index[V], c *Node[V]) {
 func (t *Table[V]) grow(old *index[V]) *index[V] {
 	ix := newIndex[V](len(old.heads) * 2)
 	for _, n := range t.ring {
-		head := &ix.heads[n.hash&ix.mask]
+		head := &ix.heads[t.h.hash(n.Key)&ix.mask]
 		n.next.Store(head.Load())
 		head.Store(n)
 	}
