@@ -14,6 +14,7 @@ import (
 
 var (
 	generated = flag.Int("conformance.generated", 300, "number of generated scenarios to compare")
+	genParams = flag.Int("conformance.generated-params", 100, "number of generated hot-parameter scenarios to compare")
 	firstSeed = flag.Uint64("conformance.seed", 1, "seed of the first generated scenario")
 	keepDir   = flag.String("conformance.keep", "", "write the generated scenarios to this directory (to replay or read them)")
 	withFlag  = flag.String("conformance.with", "", "comma-separated features the generated scenarios may use beyond the default (see allFeatures in gen_test.go; \"all\" for every one)")
@@ -60,6 +61,14 @@ func loadScenarios(t *testing.T) (all []scenario, hand int) {
 		seed := *firstSeed + uint64(i)
 		name := filepath.Join(dir, fmt.Sprintf("generated-%04d.jsonl", seed))
 		if err := os.WriteFile(name, genScenario(seed, with), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	for i := range *genParams {
+		seed := *firstSeed + uint64(i)
+		name := filepath.Join(dir, fmt.Sprintf("generated-params-%04d.jsonl", seed))
+		if err := os.WriteFile(name, genParamScenario(seed), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, name)

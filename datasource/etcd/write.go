@@ -25,10 +25,12 @@ var ErrConflict = errors.New("rules in etcd changed since they were last read")
 //
 // A single key receives the whole set, in the key's format. Under a prefix
 // each rule kind goes to the key that holds it: the key whose name says the
-// kind ("flow.json", "orders-degrade.toml"), else the one key whose rules are
-// of that kind, else the one key whose name says no kind (a "rules.toml"
-// holding both); when there is none Write creates prefix + "flow.json" (or
-// "degrade.json"; ".toml" with WithFormat(rules.FormatTOML)). Keys whose rules
+// kind ("flow.json", "orders-degrade.toml", "param-flow.json", "system",
+// "authority"), else the one key whose rules are of that kind, else the one
+// key whose name says no kind (a "rules.toml" holding several); when there
+// is none Write creates prefix + the kind's name + ".json" ("flow.json",
+// "param-flow.json", ...; ".toml" with WithFormat(rules.FormatTOML)), as
+// Java services keep one kind per key. Keys whose rules
 // are already equal to s's are left alone, and a Write that changes nothing
 // sends nothing.
 //
