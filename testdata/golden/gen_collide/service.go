@@ -68,3 +68,14 @@ func (s *Service) blankFallback(_ context.Context, n int, arg1 string) (string, 
 func (s *Service) Wait(time time.Duration) (time.Duration, error) {
 	return 2 * time, nil
 }
+
+// Label is a named string.
+type Label string
+
+// Convert has parameters named after the types the wrapper converts keys
+// to; the wrapper renames them so that the conversions still mean the types.
+//
+//sentinel:resource name=collide.convert
+func (s *Service) Convert(ctx context.Context, int64 int32, float64 float32, string Label, bool bool, uint64 uint8) (string, error) {
+	return fmt.Sprintln(int64, float64, string, bool, uint64), nil
+}

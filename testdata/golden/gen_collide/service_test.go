@@ -51,3 +51,17 @@ func TestCollidingNamesBlocked(t *testing.T) {
 		t.Fatalf("blocked Wait = %v, %v; want 0 and the block error", got, err)
 	}
 }
+
+// Parameters named like the key conversions' types are keys all the same.
+func TestParamsNamedLikeKeyTypes(t *testing.T) {
+	ruletest.UseRules(t, runtime.Rules{ParamFlow: []runtime.ParamFlowRule{
+		{Resource: "collide.convert", ParamIdx: 2, Count: 0, Items: []runtime.ParamFlowItem{{Object: "ok", Count: 10}}},
+	}})
+	g := NewGuardedService(&Service{})
+	if got, err := g.Convert(context.Background(), 1, 0.5, "ok", true, 3); got != "1 0.5 ok true 3\n" || err != nil {
+		t.Fatalf("Convert = %q, %v; want every argument forwarded", got, err)
+	}
+	if _, err := g.Convert(context.Background(), 1, 0.5, "hot", true, 3); !errors.Is(err, runtime.ErrBlocked) {
+		t.Fatalf("Convert(hot) error = %v; want the param-flow block", err)
+	}
+}
