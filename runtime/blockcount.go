@@ -1,0 +1,58 @@
+package runtime
+
+import (
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// Blocked counts the calls (times their acquire count) this error was
+// returned for since its rule was loaded, modulo 2³²: read it at least once
+// per 2³² blocks and take differences in uint32 arithmetic (uint32(b-a)),
+// as the block log and the Prometheus exporter do. A reload that leaves a
+// flow rule unchanged at the same index keeps its error, and so the count;
+// otherwise the rule's new error counts from zero, and readers that track
+// errors by pointer never count a block twice. It costs one atomic add on
+// the block path. A param-flow rule's count is on its per-value errors,
+// which BlockErrors does not list.
+func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) }
+
+// BlockErrors appends to buf the block errors of the rules in force for the
+// resource and returns the extended slice: with Blocked, what blocked the
+// resource's calls, rule by rule. It lists the flow rules (in check order),
+// the circuit breakers, the authority rules' errors (one per listed or
+// refused origin, sorted by description) and the system-protection errors
+// of the resource (once it has had a system block). Param-flow errors,
+// made per refused value, are not listed.
+func (r *Resource) BlockErrors(buf []*BlockError) []*BlockError {
+	if rs := r.rules.Load(); rs != nil {
+		for _, f := range rs.flow {
+			buf = append(buf, f.blocked)
+		}
+		for _, b := range rs.degrade {
+			buf = append(buf, b.blocked)
+		}
+		if rs.x != nil {
+			from := len(buf)
+			for _, a := range rs.x.authority {
+				for _, be := range a.listed {
+					if be != nil {
+						buf = append(buf, be)
+					}
+				}
+				a.refused.Range(func(_, v any) bool {
+					buf = append(buf, v.(*BlockError))
+					return true
+				})
+			}
+			// Maps have no order; readers want a stable one.
+			slices.SortFunc(buf[from:], func(a, b *BlockError) int { return strings.Compare(a.Rule(), b.Rule()) })
+		}
+	}
+	if g := systemGuard.Load(); g != nil {
+		if errs, ok := g.errs.Load(r); ok {
+			buf = append(buf, errs.(*[sysMetrics]*BlockError)[:]...)
+		}
+	}
+	return buf
+}
