@@ -27,6 +27,11 @@ for rev in "$@"; do
 	find "$dir" -name '*.go' -exec sed -i "s#\"$mod/runtime#\"$mod/bench/$dir/runtime#" {} +
 	name="$(git rev-parse --short "$rev")"
 	[[ "$rev" =~ ^[0-9a-f]+$ ]] || name="$rev-$name"
-	sed -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" abcopy.tmpl >"abcopy_v${n}_test.go"
+	# LoadRules took (flow, degrade) before issue 14 and runtime.Rules{...} since.
+	load='copied.LoadRules(flow, degrade)'
+	if grep -q '^type Rules struct' "$dir"/runtime/*.go; then
+		load='copied.LoadRules(copied.Rules{Flow: flow, Degrade: degrade})'
+	fi
+	sed -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" -e "s#@LOAD@#$load#" abcopy.tmpl >"abcopy_v${n}_test.go"
 	echo "v$n: $rev ($name)" >&2
 done

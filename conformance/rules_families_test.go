@@ -156,7 +156,12 @@ func addRandomFamilies(r *rand.Rand, s *rules.Set, names []string, floats []floa
 		}
 		s.ParamFlow = append(s.ParamFlow, p)
 	}
-	unset := func(v float64) float64 { return []float64{-1, v}[r.IntN(2)] }
+	unset := func(v float64) float64 {
+		if v == 0 {
+			return -1 // a system threshold of 0 is refused (it would refuse every inbound call)
+		}
+		return []float64{-1, v}[r.IntN(2)]
+	}
 	for range r.IntN(3) {
 		sys := runtime.SystemRule{HighestSystemLoad: unset(floats[r.IntN(len(floats))]),
 			HighestCPUUsage: unset(0.8), QPS: unset(floats[r.IntN(len(floats))]), AvgRT: int64(unset(float64(r.IntN(500)))),

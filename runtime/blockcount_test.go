@@ -99,7 +99,7 @@ func TestBlockErrorsListsAuthorityAndSystem(t *testing.T) {
 			{Resource: black.Name(), Strategy: AuthorityBlack, LimitApp: "bad,worse"},
 			{Resource: white.Name(), Strategy: AuthorityWhite, LimitApp: "good"},
 		},
-		System: []SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: 0}},
+		System: []SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: 1}},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -117,15 +117,17 @@ func TestBlockErrorsListsAuthorityAndSystem(t *testing.T) {
 	if _, be := white.Entry(WithOrigin(context.Background(), "evil")); be == nil || be.Type() != BlockTypeAuthority {
 		t.Fatalf("the white list let origin evil through (%v)", be)
 	}
-	// One call in flight, then system protection (none more) blocks.
+	// Two calls in flight, then system protection (one at most) blocks.
 	good := WithOrigin(context.Background(), "good")
-	e, be := white.Entry(good)
-	if be != nil {
-		t.Fatalf("first good call blocked: %v", be)
+	for i := range 2 {
+		e, be := white.Entry(good)
+		if be != nil {
+			t.Fatalf("good call %d blocked: %v", i+1, be)
+		}
+		defer e.Exit()
 	}
-	defer e.Exit()
 	if _, be := white.Entry(good); be == nil || be.Type() != BlockTypeSystem {
-		t.Fatalf("second good call: %v, want a system block", be)
+		t.Fatalf("third good call: %v, want a system block", be)
 	}
 	var authority, system uint32
 	for _, e := range white.BlockErrors(nil) {

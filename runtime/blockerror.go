@@ -70,8 +70,23 @@ const (
 )
 
 func newBlockError(typ BlockType, resource, rule string) *BlockError {
+	e := new(BlockError)
+	e.init(typ, resource, rule)
+	return e
+}
+
+// init fills a zero error, for errors allocated inside the check that
+// returns them (see newFlowCheck).
+func (e *BlockError) init(typ BlockType, resource, rule string) {
 	msg := blockPrefix + typ.String() + blockOn + resource + blockBy + rule
-	return &BlockError{typ: typ, ruleAt: int32(len(msg) - len(rule)), ruleEnd: int32(len(msg)), msg: msg}
+	e.typ, e.ruleAt, e.ruleEnd, e.msg = typ, int32(len(msg)-len(rule)), int32(len(msg)), msg
+}
+
+// initText is init for a rule text in a buffer, sparing the text's own
+// string: the message is the only copy made.
+func (e *BlockError) initText(typ BlockType, resource string, rule []byte) {
+	msg := blockPrefix + typ.String() + blockOn + resource + blockBy + string(rule)
+	e.typ, e.ruleAt, e.ruleEnd, e.msg = typ, int32(len(msg)-len(rule)), int32(len(msg)), msg
 }
 
 // Error names the resource and the rule that blocked the call.

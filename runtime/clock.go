@@ -17,12 +17,30 @@ type Clock interface {
 	Sleep(d time.Duration)
 }
 
-// clockBox lets an interface value be swapped atomically.
-type clockBox struct{ c Clock }
+// clockBox lets an interface value be swapped atomically. coarse is c when
+// c is the default clock's type, so that nowNanos reads its cache without an
+// interface call (a dynamic call costs about 5% of a pass); for any other
+// clock it is notCoarse, whose cache is never in use, so that the fast path
+// needs no nil check to stay within the inliner's budget.
+type clockBox struct {
+	c      Clock
+	coarse *coarseClock
+}
+
+// notCoarse is never read through: its state stays tickerStopped.
+var notCoarse = &coarseClock{}
+
+func newClockBox(c Clock) *clockBox {
+	cc, ok := c.(*coarseClock)
+	if !ok {
+		cc = notCoarse
+	}
+	return &clockBox{c: c, coarse: cc}
+}
 
 var activeClock atomic.Pointer[clockBox]
 
-func init() { activeClock.Store(&clockBox{c: systemClock}) }
+func init() { activeClock.Store(newClockBox(systemClock)) }
 
 // SetClock installs c as the runtime's clock; nil restores the real clock.
 // Windows hold timestamps of the clock that wrote them, so switch clocks
@@ -31,14 +49,30 @@ func SetClock(c Clock) {
 	if c == nil {
 		c = systemClock
 	}
-	activeClock.Store(&clockBox{c: c})
+	activeClock.Store(newClockBox(c))
 }
 
 // CurrentClock returns the clock in force.
 func CurrentClock() Clock { return activeClock.Load().c }
 
-// nowNanos reads the clock in force once.
-func nowNanos() int64 { return activeClock.Load().c.Nanotime() }
+// nowNanos reads the clock in force once. It inlines: with the default
+// clock running on time, it is three loads and two compares.
+func nowNanos() int64 {
+	b := activeClock.Load()
+	if b.coarse.state.Load() == tickerRead {
+		return b.coarse.cached.Load()
+	}
+	return b.read()
+}
+
+// read is nowNanos's slow path: another clock, or the default clock when
+// its cache is not in use.
+func (b *clockBox) read() int64 {
+	if b.coarse != notCoarse {
+		return b.coarse.wake()
+	}
+	return b.c.Nanotime()
+}
 
 // sleep waits through the clock in force.
 func sleep(d time.Duration) { activeClock.Load().c.Sleep(d) }

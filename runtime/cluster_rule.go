@@ -57,12 +57,18 @@ func (t ThresholdType) String() string {
 // (the same error serves a cluster block and a block by the local fallback,
 // so it names the rule, not who decided).
 func (r FlowRule) blockText(index int) string {
-	s := r.describe(index)
+	var buf [128]byte
+	return string(r.appendBlockText(buf[:0], index))
+}
+
+// appendBlockText appends blockText's text to b.
+func (r FlowRule) appendBlockText(b []byte, index int) []byte {
+	b = r.appendDescribe(b, index)
 	if !r.ClusterMode {
-		return s
+		return b
 	}
-	return s[:len(s)-1] + ", cluster flow " + strconv.FormatInt(r.ClusterConfig.FlowID, 10) + " " +
-		r.ClusterConfig.ThresholdType.String() + ")"
+	b = strconv.AppendInt(append(b[:len(b)-1], ", cluster flow "...), r.ClusterConfig.FlowID, 10)
+	return append(append(append(b, ' '), r.ClusterConfig.ThresholdType.String()...), ')')
 }
 
 // validateCluster reports what is wrong with the cluster fields of a rule in

@@ -54,7 +54,9 @@ func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]Par
 		if blocked := rs.param.enter(&e.params, a, nowNs, acquire); blocked != nil {
 			return from, other, false, nowNs, blocked
 		}
-		nowNs = nowNanos() // the check may have slept
+		if rs.param.sleeps() { // only a queueing rate limiter sleeps: the rest keep nowNs
+			nowNs = nowNanos()
+		}
 	}
 	return from, other, sys, nowNs, nil
 }

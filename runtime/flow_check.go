@@ -54,7 +54,16 @@ type flowCheck struct {
 }
 
 func newFlowCheck(r FlowRule, index int) *flowCheck {
-	f := &flowCheck{rule: r, blocked: newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))}
+	// One allocation for the check and its error, which live and die
+	// together: a first load of 100k rules makes 100k of each.
+	mem := new(struct {
+		f  flowCheck
+		be BlockError
+	})
+	var text [128]byte
+	mem.be.initText(BlockTypeFlow, r.Resource, r.appendBlockText(text[:0], index))
+	f := &mem.f
+	f.rule, f.blocked = r, &mem.be
 	if r.StatIntervalMs != DefaultStatIntervalMs {
 		n, _ := bucketsFor(r.StatIntervalMs, flowBucketMs) // validated
 		f.own = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: 1})

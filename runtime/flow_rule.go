@@ -113,7 +113,12 @@ func (r FlowRule) normalized() FlowRule {
 // concatenation allocated once per piece.
 func (r FlowRule) describe(index int) string {
 	var buf [96]byte
-	b := strconv.AppendInt(append(buf[:0], "flow rule #"...), int64(index), 10)
+	return string(r.appendDescribe(buf[:0], index))
+}
+
+// appendDescribe appends describe's text to b.
+func (r FlowRule) appendDescribe(b []byte, index int) []byte {
+	b = strconv.AppendInt(append(b, "flow rule #"...), int64(index), 10)
 	if r.Grade == FlowGradeQPS {
 		b = append(b, " (QPS "...)
 	} else {
@@ -134,5 +139,5 @@ func (r FlowRule) describe(index int) string {
 	case StrategyChain:
 		b = append(append(b, ", via entrance "...), r.RefResource...)
 	}
-	return string(append(b, ')'))
+	return append(b, ')')
 }

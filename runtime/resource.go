@@ -60,7 +60,15 @@ func lookupOrCreateLocked(name string) *Resource {
 	if r, ok := registry.byName[name]; ok {
 		return r
 	}
-	r := &Resource{name: name, stats: newNode()}
+	// One allocation for the handle and its statistics node: a first load
+	// of 100k rules creates 100k resources, and Entry reads both.
+	mem := new(struct {
+		r Resource
+		n node
+	})
+	mem.n.init()
+	r := &mem.r
+	r.name, r.stats = name, &mem.n
 	registry.byName[name] = r
 	return r
 }

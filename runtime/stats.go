@@ -34,8 +34,16 @@ type node struct {
 }
 
 func newNode() *node {
-	second := leaparray.NewSecond(numEvents)
-	return &node{second: second, inFlight: second.NewGauge()}
+	n := new(node)
+	n.init()
+	return n
+}
+
+// init gives a zero node its windows, for nodes allocated inside a larger
+// object (see lookupOrCreateLocked).
+func (n *node) init() {
+	n.second = leaparray.NewSecond(numEvents)
+	n.inFlight = n.second.NewGauge()
 }
 
 // enablePerSecond turns on the previous-second counter (idempotent).

@@ -239,14 +239,14 @@ func TestSystemCheckOrder(t *testing.T) {
 	clock := useManualClock(t)
 	useInjectedReadings(t)
 	in := inboundResource(t)
-	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0, HighestCPUUsage: 0, QPS: 0, AvgRT: 0, MaxThread: 0})
+	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0.5, HighestCPUUsage: 0.5, QPS: 0.5, AvgRT: 1, MaxThread: 1})
 	systemReadings.set(1, 1)
-	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system qps 0" {
+	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system qps 0.5" {
 		t.Fatalf("%v, want qps first", be)
 	}
-	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0, HighestCPUUsage: 0, QPS: -1, AvgRT: -1, MaxThread: -1})
+	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0.5, HighestCPUUsage: 0.5, QPS: -1, AvgRT: -1, MaxThread: -1})
 	systemReadings.set(1, 1)
-	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system cpu 0" {
+	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system cpu 0.5" {
 		// One call in flight passes BBR, so load lets it through.
 		t.Fatalf("%v, want cpu (load passes a lone call by BBR)", be)
 	}
@@ -282,7 +282,7 @@ func TestSystemBlockDoesNotAllocate(t *testing.T) {
 	useInjectedReadings(t)
 	in := inboundResource(t)
 	rule := unset
-	rule.QPS = 0
+	rule.QPS = 0.5 // below one call per second: every call is refused
 	mustLoadSystem(t, rule)
 	var e Entry
 	in.EntryTo(&e, nil)
@@ -304,6 +304,11 @@ func TestInvalidSystemRules(t *testing.T) {
 		{func(r *SystemRule) { r.HighestCPUUsage = 50 }, "HighestCPUUsage"},
 		{func(r *SystemRule) { r.QPS = math.NaN() }, "QPS"},
 		{func(r *SystemRule) { r.HighestSystemLoad = math.Inf(1) }, "HighestSystemLoad"},
+		{func(r *SystemRule) { r.HighestSystemLoad = 0 }, "HighestSystemLoad"},
+		{func(r *SystemRule) { r.HighestCPUUsage = 0 }, "HighestCPUUsage"},
+		{func(r *SystemRule) { r.QPS = 0 }, "QPS"},
+		{func(r *SystemRule) { r.AvgRT = 0 }, "AvgRT"},
+		{func(r *SystemRule) { r.MaxThread = 0 }, "MaxThread"},
 	} {
 		r := unset
 		tc.edit(&r)
@@ -313,8 +318,26 @@ func TestInvalidSystemRules(t *testing.T) {
 			t.Errorf("%+v: %v, want a system error on %s", r, err, tc.field)
 		}
 	}
-	if err := ValidateSystemRules([]SystemRule{unset, {HighestSystemLoad: 2, HighestCPUUsage: 1, QPS: 0, AvgRT: 0, MaxThread: 0}}); err != nil {
+	if err := ValidateSystemRules([]SystemRule{unset, {HighestSystemLoad: 2, HighestCPUUsage: 1, QPS: 0.5, AvgRT: 1, MaxThread: 1}}); err != nil {
 		t.Errorf("valid rules refused: %v", err)
+	}
+}
+
+// The zero value of a SystemRule field is a threshold of 0, which would
+// refuse every inbound call: SystemRule{QPS: 100} must not pass validation
+// silently, and its error must say how to leave a field unset.
+func TestSystemRuleZeroThresholdRefused(t *testing.T) {
+	err := ValidateSystemRules([]SystemRule{{QPS: 100}})
+	if err == nil {
+		t.Fatal("SystemRule{QPS: 100} accepted: its zero AvgRT, MaxThread, load and CPU would refuse every inbound call")
+	}
+	for _, want := range []string{"AvgRT", "MaxThread", "HighestSystemLoad", "HighestCPUUsage", "refuse every inbound call", "-1"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "QPS") {
+		t.Errorf("error %q names QPS, which is set", err)
 	}
 }
 

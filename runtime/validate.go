@@ -243,6 +243,18 @@ func ValidateSystemRules(rules []SystemRule) error {
 				fail(f.name, fmt.Sprintf("%v must be a finite number (negative: unset)", f.v))
 			}
 		}
+		// The zero value of a field is a threshold of 0, not "unset": refuse
+		// it, so that SystemRule{QPS: 100} does not silently refuse every
+		// inbound call through its zero AvgRT, MaxThread, load and CPU.
+		for _, f := range []struct {
+			name string
+			zero bool
+		}{{"HighestSystemLoad", r.HighestSystemLoad == 0}, {"HighestCPUUsage", r.HighestCPUUsage == 0}, {"QPS", r.QPS == 0},
+			{"AvgRT", r.AvgRT == 0}, {"MaxThread", r.MaxThread == 0}} {
+			if f.zero {
+				fail(f.name, "0 would refuse every inbound call; set -1 to leave it unset")
+			}
+		}
 		if r.HighestCPUUsage > 1 {
 			fail("HighestCPUUsage", fmt.Sprintf("%v must be at most 1: it is a fraction of the CPUs the process may use, not a percentage", r.HighestCPUUsage))
 		}
