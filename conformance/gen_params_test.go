@@ -62,6 +62,8 @@ type paramGen struct {
 	resources []string
 	open      []string
 	nextID    int
+	// loaded is each resource's rule of the last load, for the next.
+	loaded map[string]map[string]any
 }
 
 func (g *paramGen) pick() string { return g.resources[g.r.IntN(len(g.resources))] }
@@ -84,6 +86,9 @@ var (
 
 func (g *paramGen) load() {
 	g.resources = []string{"p.a", "p.b", "p.c"}
+	if g.loaded == nil {
+		g.loaded = map[string]map[string]any{}
+	}
 	var rules []map[string]any
 	for _, res := range g.resources {
 		// Arguments are [string, int]: index 0 or -2 reads the string, 1 or
@@ -116,6 +121,17 @@ func (g *paramGen) load() {
 				}
 				r["paramFlowItemList"] = []any{item}
 			}
+			// Java writes a negative paramIdx's first resolution into the
+			// rule (docs/differences.md, param-idx-per-call), which changes
+			// the rule's identity for the next load: an unchanged rule
+			// with a negative index gets fresh budgets there and not here,
+			// and -1 reloaded as 1 keeps them there and not here. A
+			// reload involving a negative index therefore changes the
+			// count, so that both sides start the rule afresh.
+			if prev, ok := g.loaded[res]; ok && (prev["paramIdx"].(int) < 0 || idx < 0) && prev["count"] == r["count"] {
+				r["count"] = r["count"].(int) + 1
+			}
+			g.loaded[res] = r
 			rules = append(rules, r)
 		}
 	}
