@@ -10,12 +10,13 @@ import (
 // returned for since its rule was loaded, modulo 2³²: read it at least once
 // per 2³² blocks and take differences in uint32 arithmetic (uint32(b-a)),
 // as the block log and the Prometheus exporter do. A reload that leaves a
-// flow rule unchanged at the same index keeps its error, and so the count;
-// otherwise the rule's new error counts from zero, and readers that track
-// errors by pointer never count a block twice. It costs one atomic add on
-// the block path. A param-flow rule's error in BlockErrors counts the
-// rule's blocks over all its values; the per-value errors returned to
-// callers count their value's.
+// flow or param-flow rule unchanged at the same index keeps its error, and
+// so the count; otherwise the rule's new error counts from zero, and
+// readers that track errors by pointer never count a block twice. It costs
+// one atomic add on the block path (two for a param-flow block). A
+// param-flow rule's error, as BlockErrors lists it, counts the rule's
+// blocks over all its values; the per-value errors returned to callers
+// count their value's.
 func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) }
 
 // BlockErrors appends to buf the block errors of the rules in force for the
