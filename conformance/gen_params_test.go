@@ -62,12 +62,8 @@ type paramGen struct {
 	resources []string
 	open      []string
 	nextID    int
-	// bigAcquire marks the resources where a call may acquire more than
-	// one token: not where acquire can exceed a value's bucket, because
-	// Java refuses such a call before it records the value's first sight
-	// and the runtime records it (a difference under investigation by the
-	// runtime's owner; it shifts the value's later refills).
-	bigAcquire map[string]bool
+	// loaded is each resource's rule of the last load, for the next.
+	loaded map[string]map[string]any
 }
 
 func (g *paramGen) pick() string { return g.resources[g.r.IntN(len(g.resources))] }
@@ -90,7 +86,9 @@ var (
 
 func (g *paramGen) load() {
 	g.resources = []string{"p.a", "p.b", "p.c"}
-	g.bigAcquire = map[string]bool{}
+	if g.loaded == nil {
+		g.loaded = map[string]map[string]any{}
+	}
 	var rules []map[string]any
 	for _, res := range g.resources {
 		// Arguments are [string, int]: index 0 or -2 reads the string, 1 or
@@ -114,10 +112,8 @@ func (g *paramGen) load() {
 			if d := []int{0, 1, 1, 2, 3}[g.r.IntN(5)]; d > 0 {
 				r["durationInSec"] = d
 			}
-			smallest := r["count"].(int) + burstOf(r)
 			if g.r.IntN(3) == 0 {
 				item := map[string]any{"count": g.r.IntN(8)}
-				smallest = min(smallest, item["count"].(int)+burstOf(r))
 				if strArg {
 					item["object"], item["classType"] = paramStrings[g.r.IntN(len(paramStrings))], "String"
 				} else {
@@ -125,7 +121,17 @@ func (g *paramGen) load() {
 				}
 				r["paramFlowItemList"] = []any{item}
 			}
-			g.bigAcquire[res] = r["grade"] != 1 || r["controlBehavior"] == 2 || smallest >= 3
+			// Java writes a negative paramIdx's first resolution into the
+			// rule (docs/differences.md, param-idx-per-call), which changes
+			// the rule's identity for the next load: an unchanged rule
+			// with a negative index gets fresh budgets there and not here,
+			// and -1 reloaded as 1 keeps them there and not here. A
+			// reload involving a negative index therefore changes the
+			// count, so that both sides start the rule afresh.
+			if prev, ok := g.loaded[res]; ok && (prev["paramIdx"].(int) < 0 || idx < 0) && prev["count"] == r["count"] {
+				r["count"] = r["count"].(int) + 1
+			}
+			g.loaded[res] = r
 			rules = append(rules, r)
 		}
 	}
@@ -139,8 +145,11 @@ func (g *paramGen) load() {
 func (g *paramGen) call(op string) {
 	ev := event{Op: op, Resource: g.pick(),
 		Args: []any{paramStrings[g.r.IntN(len(paramStrings))], paramInts[g.r.IntN(len(paramInts))]}}
-	if g.r.IntN(6) == 0 && g.bigAcquire[ev.Resource] {
-		n := 2 + g.r.IntN(2)
+	// Acquire counts of 2 to 4 exceed small buckets (count 0 to 5, items
+	// 0 to 7, burst 0 to 3), also at a value's first sight, which Java
+	// refuses before recording the value.
+	if g.r.IntN(6) == 0 {
+		n := 2 + g.r.IntN(3)
 		ev.Acquire = &n
 	}
 	if op == "entry" {
@@ -159,9 +168,4 @@ func (g *paramGen) release() {
 	id := g.open[i]
 	g.open = append(g.open[:i], g.open[i+1:]...)
 	g.emit(event{Op: "exit", ID: id, RT: int64(g.r.IntN(50))})
-}
-
-func burstOf(r map[string]any) int {
-	b, _ := r["burstCount"].(int)
-	return b
 }

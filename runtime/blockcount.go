@@ -10,20 +10,23 @@ import (
 // returned for since its rule was loaded, modulo 2³²: read it at least once
 // per 2³² blocks and take differences in uint32 arithmetic (uint32(b-a)),
 // as the block log and the Prometheus exporter do. A reload that leaves a
-// flow rule unchanged at the same index keeps its error, and so the count;
-// otherwise the rule's new error counts from zero, and readers that track
-// errors by pointer never count a block twice. It costs one atomic add on
-// the block path. A param-flow rule's count is on its per-value errors,
-// which BlockErrors does not list.
+// flow or param-flow rule unchanged at the same index keeps its error, and
+// so the count; otherwise the rule's new error counts from zero, and
+// readers that track errors by pointer never count a block twice. It costs
+// one atomic add on the block path (two for a param-flow block). A
+// param-flow rule's error, as BlockErrors lists it, counts the rule's
+// blocks over all its values; the per-value errors returned to callers
+// count their value's.
 func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) }
 
 // BlockErrors appends to buf the block errors of the rules in force for the
 // resource and returns the extended slice: with Blocked, what blocked the
 // resource's calls, rule by rule. It lists the flow rules (in check order),
-// the circuit breakers, the authority rules' errors (one per listed or
-// refused origin, sorted by description) and the system-protection errors
-// of the resource (once it has had a system block). Param-flow errors,
-// made per refused value, are not listed.
+// the circuit breakers, the param-flow rules (in load order: one error per
+// rule, with no Value, standing for the errors of its refused values), the
+// authority rules' errors (one per listed or refused origin, sorted by
+// description) and the system-protection errors of the resource (once it
+// has had a system block).
 func (r *Resource) BlockErrors(buf []*BlockError) []*BlockError {
 	if rs := r.rules.Load(); rs != nil {
 		for _, f := range rs.flow {
@@ -31,6 +34,11 @@ func (r *Resource) BlockErrors(buf []*BlockError) []*BlockError {
 		}
 		for _, b := range rs.degrade {
 			buf = append(buf, b.blocked)
+		}
+		if rs.param != nil {
+			for _, p := range rs.param.rules {
+				buf = append(buf, p.blocked)
+			}
 		}
 		if rs.x != nil {
 			from := len(buf)

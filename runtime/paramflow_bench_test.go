@@ -46,6 +46,48 @@ func BenchmarkParamEntry(b *testing.B) {
 	}
 }
 
+// BenchmarkParamBlock is a call refused by a hot-param QPS rule on a known
+// value (its budget spent): the block path, with the count of the rule's
+// blocks (BlockErrors), serial and with every processor blocking the same
+// value. Sub-benchmarks, so that -count interleaves them.
+func BenchmarkParamBlock(b *testing.B) {
+	res := NewResource("bench-param-block")
+	if err := LoadRules(Rules{ParamFlow: []ParamFlowRule{{Resource: res.Name(), Grade: FlowGradeQPS, Count: 1, DurationInSec: 3600}}}); err != nil {
+		b.Fatal(err)
+	}
+	defer LoadRules(Rules{})
+	ctx := context.Background()
+	enter := func() *BlockError {
+		var e Entry
+		args := [1]ParamArg{StringArg("sku-hot")}
+		be := res.EntryArgsTo(&e, ctx, args[:])
+		if be == nil {
+			e.Exit()
+		}
+		return be
+	}
+	enter() // spends the value's one token
+	b.Run("serial", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if enter() == nil {
+				b.Fatal("passed")
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if enter() == nil {
+					b.Error("passed")
+					return
+				}
+			}
+		})
+	})
+}
+
 // BenchmarkParamMemory tracks distinct values in one rule's table and
 // reports the heap each costs (runtime.MemStats, after a GC either side):
 // B/value with short string keys ("sku-N") and with integer keys, at 1000

@@ -4,6 +4,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/runtime/internal/hotkeys"
@@ -89,7 +90,7 @@ func (pc *paramChecks) enter(held *paramHeld, args []ParamArg, nowNs, acquire in
 			continue
 		}
 		for i, n := 0, a.keys(); i < n; i++ {
-			v := r.value(a.key(i), nowMs)
+			v := r.value(a.key(i))
 			var ok bool
 			switch r.mode {
 			case paramReject:
@@ -103,6 +104,10 @@ func (pc *paramChecks) enter(held *paramHeld, args []ParamArg, nowNs, acquire in
 			}
 			if !ok {
 				pc.exit(held, acquire)
+				// The rule's own error counts its blocks over all values
+				// (BlockErrors lists it); the caller's recordBlock counts
+				// the value's.
+				atomic.AddUint32(&r.blocked.blocked, uint32(acquire))
 				return r.blockFor(v)
 			}
 		}
@@ -136,8 +141,10 @@ const (
 
 // paramRule enforces one param-flow rule.
 type paramRule struct {
-	rule    ParamFlowRule // normalized
-	blocked *BlockError   // the rule's error; per-value errors copy its text
+	rule ParamFlowRule // normalized
+	// blocked is the rule's error: never returned to a caller, it counts
+	// the rule's blocks for BlockErrors; per-value errors copy its text.
+	blocked *BlockError
 	table   *hotkeys.Table[paramValue]
 	// items maps the values of Items to their thresholds; read when a value
 	// enters the table, never per call.
@@ -197,14 +204,18 @@ func newParamRule(r ParamFlowRule, index int) *paramRule {
 }
 
 // takeParamRule returns a check of pool with rule r (removing it from
-// pool), sharing its per-value table, or a new one. The reused check gets a
-// block error naming its new index.
+// pool), sharing its per-value table, or a new one. The reused check keeps
+// its block error, and so its count and its values' errors, when the rule
+// stays at its index; moved, it gets an error naming its new index, counted
+// from zero as a flow rule's.
 func takeParamRule(pool *[]*paramRule, r ParamFlowRule, index int) *paramRule {
 	for k, pr := range *pool {
 		if sameParamRule(pr.rule, r) { // rules.go
 			*pool = slices.Delete(*pool, k, k+1)
 			c := *pr
-			c.blocked = newBlockError(BlockTypeParamFlow, r.Resource, r.describe(index))
+			if text := r.describe(index); text != pr.blocked.Rule() {
+				c.blocked = newBlockError(BlockTypeParamFlow, r.Resource, text)
+			}
 			return &c
 		}
 	}
@@ -225,9 +236,9 @@ func (r *paramRule) arg(args []ParamArg) *ParamArg {
 	return &args[i]
 }
 
-// value returns k's node, adding it with a full budget when the table does
-// not hold it.
-func (r *paramRule) value(k hotkeys.Key, nowMs int64) *hotkeys.Node[paramValue] {
+// value returns k's node, adding it, fresh, when the table does not hold
+// it.
+func (r *paramRule) value(k hotkeys.Key) *hotkeys.Node[paramValue] {
 	h := r.table.Hash(k)
 	if n := r.table.Get(k, h); n != nil {
 		return n
@@ -237,7 +248,7 @@ func (r *paramRule) value(k hotkeys.Key, nowMs int64) *hotkeys.Node[paramValue] 
 	if c, ok := r.items[k]; ok {
 		limit = c
 	}
-	n.Val.init(r.mode, limit, r.burst, nowMs)
+	n.Val.init(r.mode, limit)
 	return r.table.Insert(n, h)
 }
 
@@ -255,9 +266,14 @@ func (r *paramRule) blockFor(n *hotkeys.Node[paramValue]) *BlockError {
 		return &vb.err
 	}
 	text := n.Key.Text()
-	vb := &valueBlock{base: r.blocked, err: *r.blocked}
-	vb.err.value = text
-	vb.err.msg = r.blocked.msg + " on value " + strconv.Quote(text)
+	// Field by field, not a copy of *r.blocked: its count is being added
+	// to, and the value's error counts from zero.
+	b := r.blocked
+	vb := &valueBlock{base: b, err: BlockError{
+		typ: b.typ, ruleAt: b.ruleAt, ruleEnd: b.ruleEnd, origin: b.origin,
+		msg:   b.msg + " on value " + strconv.Quote(text),
+		value: text,
+	}}
 	n.Val.blocked.Store(vb)
 	return &vb.err
 }

@@ -25,16 +25,24 @@ type paramValue struct {
 // far enough from the bottom that adding a cost cannot wrap.
 const neverPassed = math.MinInt64 / 4
 
-// init sets up a value first seen at nowMs under mode. Token bucket: a full
-// bucket refilled now, which makes the first call take maxCount-acquire
-// tokens and pass, as Sentinel's first sight of a value does. Rate limiter:
-// no pass yet. Concurrency: no call in flight.
-func (v *paramValue) init(mode paramMode, limit, burst, nowMs int64) {
+// unrecorded marks what Sentinel's two maps of a token-bucket rule do not
+// hold yet for a value: its stamp until a call reaches the bucket
+// (timeCounters has no entry), its count until that call has stored its
+// tokens (tokenCounters has none). A value refused before the bucket is
+// consulted (limit 0, acquire above limit+burst) stays unrecorded, so its
+// refills are timed from the first call that reaches the bucket.
+const unrecorded = math.MinInt64
+
+// init sets up a value first seen at nowMs under mode. Token bucket: not
+// recorded; the first call that reaches the bucket records it full and
+// takes its tokens, as Sentinel's first sight of a value does. Rate
+// limiter: no pass yet. Concurrency: no call in flight.
+func (v *paramValue) init(mode paramMode, limit int64) {
 	v.limit = limit
 	switch mode {
 	case paramReject:
-		v.count.Store(satAdd(limit, burst))
-		v.stamp.Store(nowMs)
+		v.count.Store(unrecorded)
+		v.stamp.Store(unrecorded)
 	case paramThrottle:
 		v.stamp.Store(neverPassed)
 	}
@@ -56,9 +64,33 @@ func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
 		return false
 	}
 	for {
-		passTime := nowMs - v.stamp.Load()
+		last := v.stamp.Load()
+		if last == unrecorded {
+			// First sight (timeCounters.putIfAbsent): the winner fills
+			// the bucket less its tokens; a loser goes on with the
+			// winner's stamp and waits for the tokens below.
+			if v.stamp.CompareAndSwap(unrecorded, nowMs) {
+				v.count.CompareAndSwap(unrecorded, maxCount-acquire)
+				return true
+			}
+			continue
+		}
+		passTime := nowMs - last
 		rest := v.count.Load()
-		if passTime > r.durationMs {
+		switch {
+		case rest == unrecorded && passTime > r.durationMs:
+			// The first sight's winner has not stored its tokens a whole
+			// duration later: Sentinel's tokenCounters.putIfAbsent in
+			// the refill branch fills the bucket for this call.
+			if v.count.CompareAndSwap(unrecorded, maxCount-acquire) {
+				v.stamp.Store(nowMs)
+				return true
+			}
+			continue
+		case rest == unrecorded:
+			// The winner is storing its tokens: retry, as Sentinel does
+			// when tokenCounters has no entry yet.
+		case passTime > r.durationMs:
 			add := satMul(passTime, limit) / r.durationMs
 			next := rest + add - acquire
 			if satAdd(add, rest) > maxCount {
@@ -71,7 +103,7 @@ func (r *paramRule) passTokens(v *paramValue, nowMs, acquire int64) bool {
 				v.stamp.Store(nowMs)
 				return true
 			}
-		} else {
+		default:
 			if rest-acquire < 0 {
 				return false
 			}
