@@ -24,7 +24,12 @@ func Apply(s Set) error {
 		return err
 	}
 	if !s.HasGateway && len(s.GatewayFlow)+len(s.APIGroups) == 0 {
-		return loadRuntime(s) // the gateway's rules stay as they are
+		// The gateway's rules stay as they are; its resources take no
+		// other hot-parameter rule.
+		if err := paramOnGateway(s, gateway.Rules()); err != nil {
+			return err
+		}
+		return loadRuntime(s)
 	}
 	return applyWithGateway(s) // gateway.go
 }

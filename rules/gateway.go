@@ -227,14 +227,13 @@ func equalGateway(s, o Set) bool {
 	})
 }
 
-// applyWithGateway is Apply for a set that carries the gateway kinds: the
-// runtime's kinds and the gateway's go in force together or not at all.
-// A user's hot-parameter rule on a gateway resource, which gateway.Load
-// refuses, is found before anything is loaded; should gateway.Load still
-// fail (a concurrent load), the runtime's kinds are put back as they were.
-func applyWithGateway(s Set) error {
+// paramOnGateway reports s's param-flow rules on a resource a gateway rule
+// of gw names, each at its line: the gateway passes its own arguments to
+// its resources, which a user's rule would misread (gateway.Load refuses
+// the same).
+func paramOnGateway(s Set, gw []gateway.FlowRule) error {
 	routes := map[string]bool{}
-	for _, r := range s.GatewayFlow {
+	for _, r := range gw {
 		routes[r.Resource] = true
 	}
 	var errs []error
@@ -244,7 +243,16 @@ func applyWithGateway(s Set) error {
 				Msg: fmt.Sprintf("%q is a gateway resource (a gw-flow rule names it); it takes gateway rules only", r.Resource)})
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
+	return errors.Join(errs...)
+}
+
+// applyWithGateway is Apply for a set that carries the gateway kinds: the
+// runtime's kinds and the gateway's go in force together or not at all.
+// A user's hot-parameter rule on a gateway resource, which gateway.Load
+// refuses, is found before anything is loaded; should gateway.Load still
+// fail (a concurrent load), the runtime's kinds are put back as they were.
+func applyWithGateway(s Set) error {
+	if err := paramOnGateway(s, s.GatewayFlow); err != nil {
 		return err
 	}
 	prev := Current()

@@ -178,6 +178,11 @@ func TestApplyGatewayKinds(t *testing.T) {
 	if len(gateway.Rules()) != 2 || len(runtime.GatewayParamFlowRules()) != 2 {
 		t.Fatalf("gateway rules dropped by a load of other kinds: %+v", gateway.Rules())
 	}
+	// Such a set may not put a param-flow rule on a gateway resource.
+	if err := Apply(Set{ParamFlow: []runtime.ParamFlowRule{{Resource: "GET /orders/{id}", Count: 1}}}); err == nil ||
+		!strings.Contains(err.Error(), "gateway resource") {
+		t.Fatalf("param rule on a gateway route in force: %v", err)
+	}
 	// Invalid gateway rule: nothing changes.
 	bad := s
 	bad.Flow = []runtime.FlowRule{{Resource: "new", Count: 1}}
