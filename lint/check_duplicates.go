@@ -13,11 +13,13 @@ import (
 // measure the same traffic in the same way, so both are enforced on every
 // call and only the stricter one can ever act.
 type limiterKey struct {
-	resource, ref string
-	grade         runtime.FlowGrade
-	strategy      runtime.FlowStrategy
-	behavior      runtime.ControlBehavior
-	cluster       bool
+	// limitApp is in the key: rules for different callers ("default",
+	// "other", an origin) measure different traffic.
+	resource, ref, limitApp string
+	grade                   runtime.FlowGrade
+	strategy                runtime.FlowStrategy
+	behavior                runtime.ControlBehavior
+	cluster                 bool
 }
 
 // repeat is a flow rule (later) that configures the same limiter as an
@@ -33,7 +35,7 @@ func flowRepeats(flow []runtime.FlowRule) []repeat {
 	firstOf := map[limiterKey]int{}
 	var out []repeat
 	for i, r := range flow {
-		k := limiterKey{r.Resource, r.RefResource, r.Grade, r.Strategy, r.ControlBehavior, r.ClusterMode}
+		k := limiterKey{r.Resource, r.RefResource, rules.NormalizeFlow(r).LimitApp, r.Grade, r.Strategy, r.ControlBehavior, r.ClusterMode}
 		first, seen := firstOf[k]
 		if !seen {
 			firstOf[k] = i

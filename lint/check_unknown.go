@@ -34,7 +34,7 @@ func checkUnknownResource(p *pass) {
 	}
 	slices.Sort(names)
 	unknown := func(pos rules.Position, what, name, reason string, candidates []string) {
-		if pending[name] {
+		if pending[name] || p.adapterKind(name) != "" { // adapter-resource's
 			return
 		}
 		suggestion := annotate.ClosestName(name, candidates)

@@ -35,6 +35,11 @@ var checks = []Check{
 		Lesson:  "a rule for a misspelled or renamed resource is accepted and guards nothing",
 	},
 	{
+		ID: "unknown-api-group", Severity: Error, run: checkUnknownAPIGroup,
+		Summary: "a gw-flow rule in API mode names an API group that the rules' gw-api-group definitions do not define",
+		Lesson:  "a gateway rule for a misspelled API group is accepted and guards nothing",
+	},
+	{
 		ID: "param-index", Severity: Error, run: checkParamIndex,
 		Summary: "a param-flow rule's paramIdx is outside the guarded method's parameters (counted after ctx; negative from the end)",
 		Lesson:  "Sentinel passes a call whose argument the index misses: the hot-parameter limit is accepted, shows in every listing and limits nothing",
@@ -58,6 +63,11 @@ var checks = []Check{
 		ID: "conflicting-rules", Severity: Error, run: checkConflictingRules,
 		Summary: "the same limiter (resource, grade, strategy, refResource, behaviour) is configured twice with different settings",
 		Lesson:  "every copy is enforced, so the stricter one silently wins whatever the author of the other meant",
+	},
+	{
+		ID: "adapter-resource", Severity: Warning, run: checkAdapterResource,
+		Summary: "a rule names an HTTP route, a gRPC method or a gateway route: resources named at run time, which lint cannot check",
+		Lesson:  "an adapter's resource is its route pattern or method name exactly (\"GET /orders/{id}\", \"/orders.Orders/Get\"): a rule for a name no handler is registered under guards nothing",
 	},
 	{
 		ID: "duplicate-rule", Severity: Warning, run: checkDuplicateRules,

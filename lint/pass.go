@@ -23,6 +23,9 @@ type pass struct {
 	registered map[string]bool
 	// entrances holds names passed to runtime.WithEntrance as literals.
 	entrances map[string]bool
+	// gateway maps the names the rules' gateway kinds give the gateway
+	// (routes, API groups) to what they are (check_adapter.go).
+	gateway map[string]string
 
 	diags []Diagnostic
 }
@@ -35,6 +38,7 @@ func newPass(pkgs []*annotate.Package, set rules.Set, opts Options) *pass {
 		}
 	}
 	p.registered, p.entrances = registrations(pkgs)
+	p.gateway = gatewayResources(set)
 	return p
 }
 
