@@ -58,7 +58,14 @@ type Config struct {
 	HeartbeatIP string
 	// Hostname is announced with the heartbeat (os.Hostname when empty).
 	Hostname string
-	// AppType is Sentinel's app_type: 0 for a normal service (the default).
+	// AppType is Sentinel's app_type: 0 for a normal service (the default),
+	// AppTypeGateway (1) for an API gateway built with package gateway:
+	// the dashboard then shows its gateway pages, and the command center
+	// serves the gateway commands (gateway/getRules, gateway/updateRules,
+	// gateway/getApiDefinitions, gateway/updateApiDefinitions) over the
+	// gateway package's rules and API definitions. The dashboard also
+	// treats 11 and 12 (Java's Spring Cloud Gateway and Zuul) as gateways,
+	// and so does the command center.
 	AppType int
 	// ClusterAvailable, when set, tells getClusterMode whether the installed
 	// token service can currently answer (for cluster/redis:
