@@ -25,9 +25,6 @@ type jsonParamItem struct {
 
 type jsonFlowRule struct {
 	FlowRule
-	// Grade shadows FlowRule.Grade: the document has Sentinel's number
-	// (0 thread, 1 QPS), which is mapped, never cast (see grade_json.go).
-	Grade     *int32         `json:"grade"`
 	ParamItem *jsonParamItem `json:"paramItem,omitempty"`
 }
 
@@ -48,9 +45,6 @@ func ParseFlowRules(name string, data []byte) ([]FlowRule, error) {
 		}
 		if r.ParamItem != nil {
 			r.FlowRule.ParamItem = &r.ParamItem.ParamItem
-		}
-		if r.Grade != nil {
-			r.FlowRule.Grade = flowGradeOf(*r.Grade)
 		}
 		if errs := validateRule(i, r.FlowRule); len(errs) != 0 {
 			return fmt.Errorf("%s:%d: %w", name, line, errors.Join(errs...))
