@@ -188,7 +188,7 @@ func TestLoadKeepsOtherParamRulesAndRejectsBadInput(t *testing.T) {
 	mustLoad(t, []FlowRule{{Resource: "gw", Grade: runtime.FlowGradeQPS, Count: 1}}, nil)
 	mustLoad(t, []FlowRule{{Resource: "gw2", Grade: runtime.FlowGradeQPS, Count: 1}}, nil)
 	var names []string
-	for _, r := range runtime.ParamFlowRules() {
+	for _, r := range append(runtime.ParamFlowRules(), runtime.GatewayParamFlowRules()...) {
 		names = append(names, r.Resource)
 	}
 	if strings.Join(names, ",") != "user-resource,gw2" {

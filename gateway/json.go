@@ -25,8 +25,17 @@ type jsonParamItem struct {
 
 type jsonFlowRule struct {
 	FlowRule
+	// Grade shadows FlowRule.Grade: Sentinel's numbers (1 QPS, 0 thread)
+	// are not runtime.FlowGrade's (0 QPS, 1 concurrency).
+	Grade     *int32         `json:"grade,omitempty"`
 	ParamItem *jsonParamItem `json:"paramItem,omitempty"`
 }
+
+// Sentinel's grade numbers (RuleConstant.FLOW_GRADE_*).
+const (
+	sentinelGradeThread = 0
+	sentinelGradeQPS    = 1
+)
 
 // ParseFlowRules reads a Sentinel JSON array of GatewayFlowRule objects
 // (rule type gw-flow). Fields a rule leaves out take Sentinel's defaults:
@@ -35,7 +44,16 @@ type jsonFlowRule struct {
 // change nothing. Errors name the document and the line of the rule; the
 // rules are also validated as Load validates them.
 func ParseFlowRules(name string, data []byte) ([]FlowRule, error) {
+	out, _, err := ParseFlowRulesLines(name, data)
+	return out, err
+}
+
+// ParseFlowRulesLines is ParseFlowRules also returning, beside each rule,
+// the 1-based line its object starts on (package rules keeps them as the
+// rules' positions).
+func ParseFlowRulesLines(name string, data []byte) ([]FlowRule, []int, error) {
 	var out []FlowRule
+	var lines []int
 	err := eachElement(name, data, func(i, line int, raw json.RawMessage) error {
 		r := jsonFlowRule{FlowRule: FlowRule{
 			Grade: runtime.FlowGradeQPS, IntervalSec: DefaultIntervalSec, MaxQueueingTimeoutMs: DefaultMaxQueueingTimeoutMs,
@@ -46,28 +64,46 @@ func ParseFlowRules(name string, data []byte) ([]FlowRule, error) {
 		if r.ParamItem != nil {
 			r.FlowRule.ParamItem = &r.ParamItem.ParamItem
 		}
+		if r.Grade != nil {
+			switch *r.Grade {
+			case sentinelGradeQPS:
+				r.FlowRule.Grade = runtime.FlowGradeQPS
+			case sentinelGradeThread:
+				r.FlowRule.Grade = runtime.FlowGradeConcurrency
+			default:
+				return fmt.Errorf("%s:%d: %s rule #%d (%q): grade: %d is not 0 (thread count) or 1 (QPS)", name, line, KindFlow, i, r.Resource, *r.Grade)
+			}
+		}
 		if errs := validateRule(i, r.FlowRule); len(errs) != 0 {
 			return fmt.Errorf("%s:%d: %w", name, line, errors.Join(errs...))
 		}
-		out = append(out, r.FlowRule)
+		out, lines = append(out, r.FlowRule), append(lines, line)
 		return nil
 	})
-	return out, err
+	return out, lines, err
 }
 
 // ParseAPIDefinitions reads a Sentinel JSON array of ApiDefinition objects
 // (rule type gw-api-group) with path predicate items.
 func ParseAPIDefinitions(name string, data []byte) ([]APIDefinition, error) {
+	out, _, err := ParseAPIDefinitionsLines(name, data)
+	return out, err
+}
+
+// ParseAPIDefinitionsLines is ParseAPIDefinitions also returning the line
+// each definition starts on.
+func ParseAPIDefinitionsLines(name string, data []byte) ([]APIDefinition, []int, error) {
 	var out []APIDefinition
+	var lines []int
 	err := eachElement(name, data, func(i, line int, raw json.RawMessage) error {
 		var a APIDefinition
 		if err := strictUnmarshal(raw, &a); err != nil {
 			return fmt.Errorf("%s:%d: %s definition #%d: %v", name, line, KindAPIGroup, i, err)
 		}
-		out = append(out, a)
+		out, lines = append(out, a), append(lines, line)
 		return nil
 	})
-	return out, err
+	return out, lines, err
 }
 
 func strictUnmarshal(raw json.RawMessage, v any) error {
@@ -107,4 +143,38 @@ func eachElement(name string, data []byte, fn func(i, line int, raw json.RawMess
 func lineAt(data []byte, off int64) int {
 	off = min(max(off, 0), int64(len(data)))
 	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// EncodeFlowRules writes rules as the Sentinel JSON array ParseFlowRules
+// reads (rule type gw-flow), every field present with Sentinel's numbers,
+// for a data source's write-back.
+func EncodeFlowRules(rules []FlowRule) ([]byte, error) {
+	if rules == nil {
+		rules = []FlowRule{}
+	}
+	return json.MarshalIndent(rules, "", "  ")
+}
+
+// MarshalJSON writes r as Sentinel's GatewayFlowRule: the grade in
+// Sentinel's numbers (1 QPS, 0 thread count), so json.Marshal(Rules()) is
+// what a Java dashboard or ParseFlowRules reads.
+func (r FlowRule) MarshalJSON() ([]byte, error) {
+	type plain FlowRule // no methods: no recursion
+	g := int32(sentinelGradeQPS)
+	if r.Grade == runtime.FlowGradeConcurrency {
+		g = sentinelGradeThread
+	}
+	return json.Marshal(struct {
+		plain
+		Grade int32 `json:"grade"`
+	}{plain(r), g})
+}
+
+// EncodeAPIDefinitions writes apis as the Sentinel JSON array
+// ParseAPIDefinitions reads (rule type gw-api-group).
+func EncodeAPIDefinitions(apis []APIDefinition) ([]byte, error) {
+	if apis == nil {
+		apis = []APIDefinition{}
+	}
+	return json.MarshalIndent(apis, "", "  ")
 }

@@ -35,10 +35,12 @@ func init() { current.Store(&state{}) }
 // Load validates rules and definitions and puts them in force together:
 // either both change or, on any error, neither does and the last good ones
 // stay. The rules become hot-parameter rules of the runtime (see
-// ToParamFlowRules), added to the runtime's own, which must not name a
-// gateway resource (their arguments would be the gateway's). Loading the
-// runtime's hot-parameter rules by other means (runtime.LoadRules,
-// rules.Apply) replaces the gateway's too: call Load again after.
+// ToParamFlowRules) kept apart from the runtime's own, as Sentinel's
+// GatewayRuleManager keeps them: loading the runtime's hot-parameter rules
+// by other means (runtime.LoadRules, rules.Apply, a rules file reload)
+// leaves the gateway's in force, and Load leaves those. The runtime's own
+// must not name a gateway resource (their arguments would be the
+// gateway's): Load refuses rules on a resource such a rule names.
 func Load(rules []FlowRule, apis []APIDefinition) error {
 	loadMu.Lock()
 	defer loadMu.Unlock()
@@ -61,8 +63,35 @@ func LoadAPIDefinitions(apis []APIDefinition) error {
 	return load(current.Load().given, apis)
 }
 
+// Validate reports the problems Load would refuse rules and apis for,
+// without loading them: each is a *RuleError (joined). It does not check
+// the runtime's own hot-parameter rules, which Load also refuses on a
+// gateway resource.
+func Validate(rules []FlowRule, apis []APIDefinition) error {
+	_, err := compile(rules, apis)
+	return err
+}
+
 // load is Load with loadMu held.
 func load(rules []FlowRule, apis []APIDefinition) error {
+	next, err := compile(rules, apis)
+	if err != nil {
+		return err
+	}
+	for _, r := range runtime.ParamFlowRules() { // the runtime's own, not the gateway's
+		if _, ok := next.rules[r.Resource]; ok {
+			return fmt.Errorf("gateway: the hot-parameter rule on %q is not a gateway rule; a gateway resource takes gateway rules only", r.Resource)
+		}
+	}
+	if err := runtime.LoadGatewayParamFlowRules(next.owned); err != nil {
+		return err
+	}
+	current.Store(next)
+	return nil
+}
+
+// compile validates rules and apis and returns the state they make.
+func compile(rules []FlowRule, apis []APIDefinition) (*state, error) {
 	next := &state{rules: map[string][]compiledRule{}, given: append([]FlowRule(nil), rules...), givenAPI: append([]APIDefinition(nil), apis...)}
 	var errs []error
 	for i, r := range rules {
@@ -99,29 +128,10 @@ func load(rules []FlowRule, apis []APIDefinition) error {
 		next.apis = append(next.apis, c)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return err
+		return nil, err
 	}
 	next.owned = ToParamFlowRules(rules)
-
-	// The runtime may hand back rules normalized, so the gateway's own are
-	// told by resource: Load refuses other rules on gateway resources.
-	prev := current.Load()
-	var others []runtime.ParamFlowRule
-	for _, r := range runtime.ParamFlowRules() {
-		if _, owned := prev.rules[r.Resource]; !owned {
-			others = append(others, r)
-		}
-	}
-	for _, r := range others {
-		if _, ok := next.rules[r.Resource]; ok {
-			return fmt.Errorf("gateway: the hot-parameter rule on %q is not a gateway rule; a gateway resource takes gateway rules only", r.Resource)
-		}
-	}
-	if err := runtime.LoadParamFlowRules(append(others, next.owned...)); err != nil {
-		return err
-	}
-	current.Store(next)
-	return nil
+	return next, nil
 }
 
 // Rules returns the gateway rules in force, as given to Load.

@@ -130,7 +130,7 @@ func validateRule(i int, r FlowRule) []error {
 		fail("resourceMode", fmt.Sprintf("%d is not 0 (route) or 1 (API name)", r.ResourceMode))
 	}
 	if r.Grade != runtime.FlowGradeQPS && r.Grade != runtime.FlowGradeConcurrency {
-		fail("grade", fmt.Sprintf("%d is not 0 (concurrency) or 1 (QPS)", r.Grade))
+		fail("grade", fmt.Sprintf("%d is not runtime.FlowGradeQPS or FlowGradeConcurrency", r.Grade))
 	}
 	if !(r.Count >= 0) {
 		fail("count", fmt.Sprintf("%v must be >= 0", r.Count))

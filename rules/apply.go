@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sentinelgen/sentinelgen/gateway"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -22,6 +23,14 @@ func Apply(s Set) error {
 	if err != nil {
 		return err
 	}
+	if !s.HasGateway && len(s.GatewayFlow)+len(s.APIGroups) == 0 {
+		return loadRuntime(s) // the gateway's rules stay as they are
+	}
+	return applyWithGateway(s) // gateway.go
+}
+
+// loadRuntime puts s's runtime kinds in force together.
+func loadRuntime(s Set) error {
 	return runtime.LoadRules(runtime.Rules{
 		Flow:      s.Flow,
 		Degrade:   s.Degrade,
@@ -98,5 +107,10 @@ func Current() Set {
 		ParamFlow: currentParamFlow(),
 		System:    currentSystem(),
 		Authority: currentAuthority(),
+		// The gateway's rules in force, whoever loaded them, so that a
+		// write-back keeps them; HasGateway only when there are some.
+		GatewayFlow: gateway.Rules(),
+		APIGroups:   gateway.APIDefinitions(),
+		HasGateway:  len(gateway.Rules())+len(gateway.APIDefinitions()) != 0,
 	}
 }

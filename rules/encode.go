@@ -42,6 +42,9 @@ func Encode(s Set, f Format) ([]byte, error) {
 	if err := checkFamiliesUTF8(s); err != nil {
 		return nil, err
 	}
+	if len(s.GatewayFlow)+len(s.APIGroups) != 0 {
+		return encodeWithGateway(s, f) // gateway_encode.go
+	}
 	switch f {
 	case FormatAuto, FormatTOML:
 		return encodeTOML(s), nil

@@ -16,6 +16,22 @@ import (
 // Java service keeps it in Nacos, or an object {"flow":[...],"degrade":[...]}.
 // Fields Sentinel has and the runtime has not are ignored with a warning.
 func parseJSON(name string, data []byte, kind Kind) (Set, error) {
+	if k := gatewayKindOf(name, kind, data); k != KindAuto { // gateway.go
+		return parseGatewayJSON(name, data, k)
+	}
+	if kind == KindAuto {
+		if gw, rest, ok, err := splitGatewayObject(name, data); err != nil {
+			return Set{}, err
+		} else if ok {
+			s, err := parseRuleJSON(name, rest, kind)
+			return s.Merge(gw), err
+		}
+	}
+	return parseRuleJSON(name, data, kind)
+}
+
+// parseRuleJSON is parseJSON for the kinds other than the gateway's.
+func parseRuleJSON(name string, data []byte, kind Kind) (Set, error) {
 	if kind != KindAuto && !slices.Contains(allKinds, kind) {
 		return Set{}, &Error{Pos: Position{File: name}, Msg: fmt.Sprintf("rule kind %q is not supported; use one of %s", kind, kindList())}
 	}
@@ -39,6 +55,7 @@ func parseJSON(name string, data []byte, kind Kind) (Set, error) {
 		for _, e := range top.table.entries {
 			k := kindOfJSONKey(e.key)
 			switch {
+			case slices.Contains(gatewayKinds, Kind(e.key)): // read by splitGatewayObject
 			case k == KindAuto:
 				msg := fmt.Sprintf("unknown key %q ignored; the object form has %s", e.key, kindList())
 				if sg := suggest(e.key, kindNames()); sg != "" {

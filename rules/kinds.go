@@ -131,6 +131,10 @@ func (s Set) Only(k Kind) Set {
 		return Set{System: s.System, SystemAt: s.SystemAt}
 	case KindAuthority:
 		return Set{Authority: s.Authority, AuthorityAt: s.AuthorityAt}
+	case KindGatewayFlow:
+		return Set{GatewayFlow: s.GatewayFlow, GatewayFlowAt: s.GatewayFlowAt, HasGateway: s.HasGateway}
+	case KindAPIGroup:
+		return Set{APIGroups: s.APIGroups, APIGroupsAt: s.APIGroupsAt, HasGateway: s.HasGateway}
 	}
 	return Set{}
 }

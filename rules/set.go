@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/sentinelgen/sentinelgen/gateway"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -42,6 +43,20 @@ type Set struct {
 	// Warnings are non-fatal findings while reading, e.g. an unknown JSON
 	// field that was ignored.
 	Warnings []*Error
+
+	// GatewayFlow holds the gateway flow rules (Sentinel's gw-flow), in
+	// document order; see package gateway.
+	GatewayFlow []gateway.FlowRule
+	// APIGroups holds the gateway's API definitions (gw-api-group).
+	APIGroups []gateway.APIDefinition
+	// GatewayFlowAt and APIGroupsAt are where they were read, like FlowAt.
+	GatewayFlowAt, APIGroupsAt []Position
+	// HasGateway is set when the set's documents held a gateway kind, even
+	// an empty one ("[]" in gw-flow.json): Apply then puts GatewayFlow and
+	// APIGroups in force (gateway.Load), replacing the gateway's rules and
+	// definitions; a set without it leaves them as they are, so a rules
+	// file of other kinds never drops the gateway's limits.
+	HasGateway bool
 }
 
 // Merge returns the concatenation of s and o: rules, positions and warnings
@@ -61,12 +76,17 @@ func (s Set) Merge(o Set) Set {
 		SystemAt:       mergePadded(s.SystemAt, len(s.System), o.SystemAt, len(o.System)),
 		AuthorityAt:    mergePadded(s.AuthorityAt, len(s.Authority), o.AuthorityAt, len(o.Authority)),
 		Warnings:       concat(s.Warnings, o.Warnings),
+		GatewayFlow:    concat(s.GatewayFlow, o.GatewayFlow),
+		APIGroups:      concat(s.APIGroups, o.APIGroups),
+		GatewayFlowAt:  mergePadded(s.GatewayFlowAt, len(s.GatewayFlow), o.GatewayFlowAt, len(o.GatewayFlow)),
+		APIGroupsAt:    mergePadded(s.APIGroupsAt, len(s.APIGroups), o.APIGroupsAt, len(o.APIGroups)),
+		HasGateway:     s.HasGateway || o.HasGateway,
 	}
 }
 
 // IsEmpty reports whether s holds no rule of any kind.
 func (s Set) IsEmpty() bool {
-	return len(s.Flow)+len(s.Degrade)+len(s.ParamFlow)+len(s.System)+len(s.Authority) == 0
+	return len(s.Flow)+len(s.Degrade)+len(s.ParamFlow)+len(s.System)+len(s.Authority)+len(s.GatewayFlow)+len(s.APIGroups) == 0
 }
 
 // concat returns a new slice holding a then b, nil when both are empty, so a
@@ -111,7 +131,8 @@ func (s Set) Equal(o Set) bool {
 		slices.EqualFunc(s.ParamFlow, o.ParamFlow, EqualParamFlow) &&
 		slices.Equal(padTo(s.ParamFlowParam, len(s.ParamFlow)), padTo(o.ParamFlowParam, len(o.ParamFlow))) &&
 		equalEnforced(s.System, o.System, NormalizeSystem) &&
-		slices.Equal(s.Authority, o.Authority)
+		slices.Equal(s.Authority, o.Authority) &&
+		equalGateway(s, o)
 }
 
 // equalEnforced reports whether a and b hold the same rules in the same

@@ -34,8 +34,15 @@ func parseTOML(name string, data []byte) (Set, error) {
 	}
 	b := tomlBuilder{file: name, lines: tomlLines(data)}
 	d := &decoder{native: true}
+	var gw Set // [[gatewayFlow]] and [[apiGroup]], read by gateway_toml.go
+	var gwErrs []error
 	for _, e := range b.entries(doc, "", Position{File: name}) {
 		items, ok := e.val.items, e.val.kind == valArray
+		if k := gatewayTableKind(e.key); k != KindAuto {
+			part, err := parseGatewayTOML(name, k, e, doc[e.key])
+			gw, gwErrs = gw.Merge(part), append(gwErrs, err)
+			continue
+		}
 		if !slices.Contains(tomlKinds, e.key) {
 			msg := "unknown table; the native format has [[flow]], [[degrade]], [[paramFlow]], [[system]] and [[authority]]"
 			if sg := suggest(e.key, tomlKinds); sg != "" {
@@ -56,7 +63,8 @@ func parseTOML(name string, data []byte) (Set, error) {
 			d.addRule(kindOfTable(e.key), item)
 		}
 	}
-	return d.result()
+	s, err := d.result()
+	return s.Merge(gw), errors.Join(append(gwErrs, err)...)
 }
 
 // tomlBuilder turns the toml package's maps into records, with the lines

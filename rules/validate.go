@@ -77,6 +77,7 @@ func validate(s Set, sites map[Kind][]ruleSites) error {
 		}
 		errs = append(errs, &Error{Pos: pos, Field: key, Msg: explain(re)})
 	}
+	errs = append(errs, validateGateway(s)...)
 	return errors.Join(errs...)
 }
 

@@ -105,6 +105,10 @@ func load(next ruleLists, kinds ruleKinds) error {
 	if kinds&kindAuthority == 0 {
 		next.authority = cur.authority
 	}
+	var err error // the gateway's rules follow the user's (paramflow_gateway.go)
+	if next.param, err = joinGatewayParams(cur.param, next.param, kinds); err != nil {
+		return err
+	}
 	changed := changedResources(&next, kinds)
 	var errs []error
 	if kinds&kindFlow != 0 {
@@ -113,8 +117,8 @@ func load(next ruleLists, kinds ruleKinds) error {
 	if kinds&kindDegrade != 0 {
 		errs = append(errs, validateDegradeRules(next.degrade, changed))
 	}
-	if kinds&kindParam != 0 {
-		errs = append(errs, ValidateParamFlowRules(next.param))
+	if kinds&(kindParam|kindGateway) == kindParam {
+		errs = append(errs, ValidateParamFlowRules(userParams(next.param)))
 	}
 	if kinds&kindSystem != 0 {
 		errs = append(errs, ValidateSystemRules(next.system))
@@ -139,7 +143,7 @@ func DegradeRules() []DegradeRule {
 
 // ParamFlowRules returns a copy of the hot-parameter rules in force.
 func ParamFlowRules() []ParamFlowRule {
-	return cloneParamRules(inForce(func(l *ruleLists) []ParamFlowRule { return l.param }))
+	return cloneParamRules(inForce(func(l *ruleLists) []ParamFlowRule { return userParams(l.param) }))
 }
 
 // SystemRules returns a copy of the system rules in force, as loaded.
@@ -347,10 +351,10 @@ func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
 	if kinds&kindDegrade != 0 {
 		notifyRules(&degradeRuleListeners, next.degrade)
 	}
-	if kinds&kindParam != 0 {
+	if kinds&(kindParam|kindGateway) == kindParam {
 		for _, id := range paramRuleListeners.order {
 			if fn, ok := paramRuleListeners.list[id]; ok {
-				fn(cloneParamRules(next.param))
+				fn(cloneParamRules(userParams(next.param)))
 			}
 		}
 	}
@@ -621,7 +625,7 @@ func OnDegradeRulesChange(fn func([]DegradeRule)) (unregister func()) {
 // OnParamFlowRulesChange is OnFlowRulesChange for hot-parameter rules
 // (LoadParamFlowRules or LoadRules). Each call gets its own deep copy.
 func OnParamFlowRulesChange(fn func([]ParamFlowRule)) (unregister func()) {
-	return addRuleListener(&paramRuleListeners, fn, func() []ParamFlowRule { return cloneParamRules(rulesInForce.param) })
+	return addRuleListener(&paramRuleListeners, fn, func() []ParamFlowRule { return cloneParamRules(userParams(rulesInForce.param)) })
 }
 
 // OnSystemRulesChange is OnFlowRulesChange for system rules
