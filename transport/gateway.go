@@ -1,9 +1,7 @@
 package transport
 
 import (
-	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/sentinelgen/sentinelgen/gateway"
 )
@@ -50,54 +48,15 @@ func (s *Server) cmdGatewayGetRules(url.Values) (int, string) {
 }
 
 // cmdGatewayUpdateAPIs replaces the API definitions (gw-api-group) with
-// data, keeping the gateway flow rules.
+// data, keeping the gateway flow rules and every other kind.
 func (s *Server) cmdGatewayUpdateAPIs(p url.Values) (int, string) {
-	return s.gatewayPush(gateway.KindAPIGroup, p.Get("data"), func(name, data string) error {
-		apis, err := gateway.ParseAPIDefinitions(name, []byte(data))
-		if err != nil {
-			return err
-		}
-		return gateway.LoadAPIDefinitions(apis)
-	})
+	return s.push(gateway.KindAPIGroup, p.Get("data"))
 }
 
 // cmdGatewayUpdateRules replaces the gateway flow rules (gw-flow) with data,
-// keeping the API definitions.
+// keeping the API definitions and every other kind.
 func (s *Server) cmdGatewayUpdateRules(p url.Values) (int, string) {
-	return s.gatewayPush(gateway.KindFlow, p.Get("data"), func(name, data string) error {
-		rules, err := gateway.ParseFlowRules(name, []byte(data))
-		if err != nil {
-			return err
-		}
-		return gateway.LoadFlowRules(rules)
-	})
-}
-
-// gatewayPush is push for the gateway kinds: load parses and validates data
-// and swaps it in, or leaves everything in force as it was. The writable
-// source holds a rules.Set, which has no gateway kinds: with a Writer, a
-// pushed gateway change is in force but not persisted, and the answer says
-// so as Sentinel says it, rather than "success".
-func (s *Server) gatewayPush(kind, data string, load func(name, data string) error) (int, string) {
-	if s.cfg.ReadOnly {
-		s.log.Warn("sentinel transport: refused a rule push in read-only mode", "kind", kind)
-		return http.StatusForbidden, readOnlyMsg
-	}
-	if strings.TrimSpace(data) == "" {
-		return fail("Bad data: want a JSON array of " + kind + " rules")
-	}
-	s.pushMu.Lock()
-	defer s.pushMu.Unlock()
-	if err := load("dashboard:"+kind, data); err != nil {
-		s.log.Warn("sentinel transport: refused pushed gateway rules; the rules in force are unchanged", "kind", kind, "error", err)
-		return fail("rules not applied, the rules in force are unchanged: " + err.Error())
-	}
-	s.log.Info("sentinel transport: gateway rules pushed by the dashboard are in force", "kind", kind)
-	if s.cfg.Writer != nil {
-		s.log.Error("sentinel transport: pushed gateway rules are in force but were not persisted: the writable source holds no gateway kinds", "kind", kind)
-		return ok(pushWriteFailure)
-	}
-	return ok(pushOK)
+	return s.push(gateway.KindFlow, p.Get("data"))
 }
 
 // apiDefinitionJSON is Java's ApiDefinition with ApiPathPredicateItems.

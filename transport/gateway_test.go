@@ -1,16 +1,18 @@
 package transport
 
 import (
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/gateway"
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -192,7 +194,7 @@ func TestGatewayPushValidateThenSwap(t *testing.T) {
 		{"gateway/updateRules", `[{"resource":"orders-route","count":-1.0}]`, "dashboard:gw-flow:1"},
 		{"gateway/updateRules", `[{"resource":"orders-route","count":1.0,"cuont":2}]`, `unknown field "cuont"`},
 		{"gateway/updateRules", `{"resource":"orders-route"}`, "JSON array"},
-		{"gateway/updateRules", ``, "Bad data"},
+		{"gateway/updateRules", ``, "empty data"},
 		{"gateway/updateApiDefinitions", `[{"apiName":"orders-api","predicateItems":[]}]`, "predicateItems"},
 		{"gateway/updateApiDefinitions", `[{"apiName":"x","predicateItems":[{"matchStrategy":2,"pattern":"("}]}]`, "predicateItems[0]"},
 	} {
@@ -238,17 +240,87 @@ func TestGatewayPushReadOnly(t *testing.T) {
 	}
 }
 
-// The writable source holds no gateway kinds: a gateway push is in force,
-// and the answer does not claim it was persisted.
-func TestGatewayPushWithWriterIsPartialSuccess(t *testing.T) {
-	w := &recordingWriter{err: errors.New("must not be called")}
-	f := newGatewayFixture(t, Config{Writer: w})
-	code, body := f.post("gateway/updateRules", url.Values{"data": {pushGatewayRules}})
-	if code != 200 || body != "partial success (write data source failed)" {
-		t.Errorf("updateRules with a writer = %d %q", code, body)
+// Gateway pushes are persisted with every other kind: the rules file
+// holds the gateway's rules and API groups beside the flow rules.
+func TestGatewayPushesArePersisted(t *testing.T) {
+	for _, ext := range []string{"toml", "json"} {
+		t.Run(ext, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "rules."+ext)
+			f := newGatewayFixture(t, Config{Writer: file.New(path)})
+			for _, p := range []struct {
+				cmd string
+				p   url.Values
+			}{
+				{"setRules", url.Values{"type": {"flow"}, "data": {`[{"resource":"orders-svc","grade":1,"count":4.0}]`}}},
+				{"gateway/updateApiDefinitions", url.Values{"data": {pushGatewayAPIs}}},
+				{"gateway/updateRules", url.Values{"data": {pushGatewayRules}}},
+			} {
+				if code, body := f.post(p.cmd, p.p); code != 200 || body != "success" {
+					t.Fatalf("%s = %d %q", p.cmd, code, body)
+				}
+			}
+			stored, err := rules.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(stored.GatewayFlow, gateway.Rules()) || len(stored.APIGroups) != 1 ||
+				stored.APIGroups[0].Name != "orders-api" || len(stored.Flow) != 1 || stored.Flow[0].Count != 4 {
+				t.Errorf("file holds flow %+v, gateway %+v, APIs %+v", stored.Flow, stored.GatewayFlow, stored.APIGroups)
+			}
+			// A later flow push keeps the gateway's rules in the file.
+			if code, body := f.post("setRules", url.Values{"type": {"flow"}, "data": {"[]"}}); code != 200 {
+				t.Fatalf("flow push = %d %q", code, body)
+			}
+			if stored, err := rules.Load(path); err != nil || len(stored.GatewayFlow) != 2 || len(stored.Flow) != 0 {
+				t.Errorf("after a flow push the file holds %+v (%v)", stored, err)
+			}
+		})
 	}
-	if len(gateway.Rules()) != 2 {
-		t.Errorf("rules in force %+v, want the pushed ones", gateway.Rules())
+}
+
+// A push of the user's kinds leaves the gateway's rules in force.
+func TestPushesKeepTheGatewayRules(t *testing.T) {
+	f := newGatewayFixture(t, Config{})
+	if code, body := f.post("gateway/updateRules", url.Values{"data": {pushGatewayRules}}); code != 200 {
+		t.Fatalf("updateRules = %d %q", code, body)
+	}
+	want := gateway.Rules()
+	g := gateway.NewGuard(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}),
+		gateway.WithRoute(func(*http.Request) string { return "orders-route" }))
+	step := time.Duration(0)
+	// limited says whether the route still refuses the third request of a
+	// second (its gw-flow rule allows 2).
+	limited := func() bool {
+		step += 5 * time.Second
+		f.at(step)
+		var last int
+		for range 3 {
+			w := httptest.NewRecorder()
+			g.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x", nil))
+			last = w.Code
+		}
+		return last == http.StatusTooManyRequests
+	}
+	if !limited() {
+		t.Fatal("the gateway rule is not in force")
+	}
+	for _, p := range []struct{ cmd, kind, data string }{
+		{"setParamFlowRules", "", `[{"resource":"orders-svc","paramIdx":0,"count":5.0,"grade":1}]`},
+		{"setRules", "flow", `[{"resource":"orders-svc","grade":1,"count":4.0}]`},
+		{"setParamFlowRules", "", `[]`},
+	} {
+		if code, body := f.post(p.cmd, url.Values{"type": {p.kind}, "data": {p.data}}); code != 200 {
+			t.Fatalf("%s %s = %d %q", p.cmd, p.kind, code, body)
+		}
+		if got := gateway.Rules(); !reflect.DeepEqual(got, want) || !limited() {
+			t.Errorf("after %s %s the gateway rules are %+v, in force: %v", p.cmd, p.kind, got, limited())
+		}
+	}
+	// A hot-parameter rule on a gateway route is refused, as the gateway
+	// takes gateway rules only.
+	code, body := f.post("setParamFlowRules", url.Values{"data": {`[{"resource":"orders-route","paramIdx":0,"count":5.0,"grade":1}]`}})
+	if code != http.StatusBadRequest || !strings.Contains(body, "gateway") {
+		t.Errorf("param rule on a gateway route = %d %q", code, body)
 	}
 }
 

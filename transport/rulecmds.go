@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/gateway"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -63,6 +64,7 @@ func (s *Server) cmdSetParamFlowRules(p url.Values) (int, string) {
 var pushKinds = map[string]rules.Kind{
 	"flow": rules.KindFlow, "degrade": rules.KindDegrade, "system": rules.KindSystem,
 	"authority": rules.KindAuthority, "paramFlow": rules.KindParamFlow,
+	gateway.KindFlow: rules.KindGatewayFlow, gateway.KindAPIGroup: rules.KindAPIGroup,
 }
 
 // push validates data as rules of kind, puts them in force together with
@@ -127,12 +129,16 @@ func replaceKind(in rules.Set, k rules.Kind, pushed rules.Set) rules.Set {
 		in.System = pushed.System
 	case rules.KindAuthority:
 		in.Authority = pushed.Authority
+	case rules.KindGatewayFlow:
+		in.GatewayFlow, in.HasGateway = pushed.GatewayFlow, true
+	case rules.KindAPIGroup:
+		in.APIGroups, in.HasGateway = pushed.APIGroups, true
 	}
 	return in
 }
 
-// write persists next, every kind of rule in force, through the writable
-// source.
+// write persists next, every kind of rule in force (the gateway's too),
+// through the writable source.
 func (s *Server) write(next rules.Set) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
