@@ -42,9 +42,10 @@ type Config struct {
 	// setParamFlowRules) with a non-2xx answer saying so: the dashboard is
 	// then a read-only board and rules change through the data source.
 	ReadOnly bool
-	// Writer, when set, persists the rules after a push is in force (so a
-	// pushed change survives a restart). A failed write is answered as
-	// Sentinel answers it: "partial success (write data source failed)".
+	// Writer, when set, persists every kind of rule in force (the gateway's
+	// too) after each push, so a pushed change survives a restart. A failed
+	// write is answered as Sentinel answers it: "partial success (write
+	// data source failed)".
 	Writer datasource.WritableSource
 	// Sampler supplies the per-second statistics. When nil, Start creates
 	// one and starts it, and Close stops it.
