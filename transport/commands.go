@@ -33,6 +33,9 @@ func (s *Server) register() {
 	add("getParamFlowRules", "Get all parameter flow rules", s.cmdGetParamFlowRules)
 	add("setParamFlowRules", "Set parameter flow rules, while previous rules will be replaced.", s.cmdSetParamFlowRules)
 	add("getClusterMode", "get cluster mode status", s.cmdGetClusterMode)
+	if isGateway(s.cfg.AppType) {
+		s.registerGateway(add)
+	}
 }
 
 // ServeHTTP answers one command as Sentinel's simple-http command center

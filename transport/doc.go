@@ -3,13 +3,16 @@
 // services: a heartbeat to the dashboard's /registry/machine, and a command
 // center answering the commands the 1.8.9 dashboard sends (metric,
 // clusterNode, jsonTree, getRules/setRules, getParamFlowRules/
-// setParamFlowRules, getClusterMode) plus version and api for humans.
+// setParamFlowRules, getClusterMode) plus version and api for humans, and,
+// for an API gateway (Config.AppType), the gateway commands over package
+// gateway's rules and API definitions.
 //
 // The command center listens on its own address (127.0.0.1:8719 unless told
 // otherwise), apart from the application's own server: Sentinel's protocol
 // has no authentication, and setRules changes the rules in force. Rules
-// pushed by the dashboard go through the same validate-then-swap as every
-// other source (runtime.LoadRules), then through Config.Writer when one is
-// set, and ReadOnly refuses them outright. Statistics come from a
+// pushed by the dashboard are read by package rules and go through the same
+// validate-then-swap as every other source (rules.Apply); then every kind in
+// force is written through Config.Writer when one is set. ReadOnly refuses
+// pushes outright. Statistics come from a
 // metrics.Sampler, which reads the runtime's existing counters.
 package transport

@@ -151,15 +151,16 @@ type javaServer struct {
 }
 
 // startJavaServer starts Sentinel with rules (JSON object of kind →
-// array), its command center on port and heartbeats to dashboard.
-func startJavaServer(t *testing.T, rules, app string, port int, dashboard string) *javaServer {
+// array), its command center on port and heartbeats to dashboard; props
+// are more -Dkey=value settings.
+func startJavaServer(t *testing.T, rules, app string, port int, dashboard string, props ...string) *javaServer {
 	t.Helper()
 	java := javaMain(t)
 	args := append(append([]string(nil), java[1:]...),
 		"-Dcsp.sentinel.log.dir="+t.TempDir(), "-Dproject.name="+app,
 		fmt.Sprintf("-Dcsp.sentinel.api.port=%d", port), "-Dcsp.sentinel.dashboard.server="+dashboard,
-		"-Dcsp.sentinel.heartbeat.interval.ms=1000", "-Dcsp.sentinel.heartbeat.client.ip=127.0.0.1",
-		"sentinelgen.transport.Main", "serve")
+		"-Dcsp.sentinel.heartbeat.interval.ms=1000", "-Dcsp.sentinel.heartbeat.client.ip=127.0.0.1")
+	args = append(append(args, props...), "sentinelgen.transport.Main", "serve")
 	cmd := exec.Command(java[0], args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

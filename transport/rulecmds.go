@@ -2,12 +2,12 @@ package transport
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/gateway"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -60,9 +60,18 @@ func (s *Server) cmdSetParamFlowRules(p url.Values) (int, string) {
 	return s.push("paramFlow", p.Get("data"))
 }
 
+// pushKinds maps the kind a push names to the rules package's kind.
+var pushKinds = map[string]rules.Kind{
+	"flow": rules.KindFlow, "degrade": rules.KindDegrade, "system": rules.KindSystem,
+	"authority": rules.KindAuthority, "paramFlow": rules.KindParamFlow,
+	gateway.KindFlow: rules.KindGatewayFlow, gateway.KindAPIGroup: rules.KindAPIGroup,
+}
+
 // push validates data as rules of kind, puts them in force together with
 // the rules of every other kind unchanged, then persists the result through
-// the writable source, if any.
+// the writable source, if any. The document is read by the rules package,
+// the reader of every other source (files, etcd), so a rule means the same
+// thing whichever way it arrives.
 func (s *Server) push(kind, data string) (int, string) {
 	if s.cfg.ReadOnly {
 		s.log.Warn("sentinel transport: refused a rule push in read-only mode", "kind", kind)
@@ -71,47 +80,32 @@ func (s *Server) push(kind, data string) (int, string) {
 	if strings.TrimSpace(data) == "" {
 		return fail("empty data: want a JSON array of " + kind + " rules")
 	}
+	name := "dashboard:" + kind
+	// Java reads data with JSON.parseArray: only an array is a push. The
+	// rules package also reads an object naming several kinds, which
+	// would let one push change kinds it does not name.
+	if !strings.HasPrefix(strings.TrimSpace(data), "[") {
+		return fail("rules not applied, the rules in force are unchanged: " + name + ": want a JSON array of " + kind + " rules")
+	}
 	s.pushMu.Lock()
 	defer s.pushMu.Unlock()
-	in := currentRules()
-	next := in
-	name := "dashboard:" + kind
-	var err error
-	var warns []*rules.Error
-	switch kind {
-	case "flow", "degrade":
-		var set rules.Set
-		k := rules.KindFlow
-		if kind == "degrade" {
-			k = rules.KindDegrade
-		}
-		set, err = rules.Parse(rules.Document{Name: name, Data: []byte(data), Format: rules.FormatJSON, Kind: k})
-		warns = set.Warnings
-		if kind == "flow" {
-			next.Flow = keepDroppedFields(set.Flow, in.Flow)
-		} else {
-			next.Degrade = set.Degrade
-		}
-	case "system":
-		next.System, err = parseSystem(name, data)
-	case "authority":
-		next.Authority, err = parseAuthority(name, data)
-	case "paramFlow":
-		next.ParamFlow, err = parseParamFlow(name, data)
-	}
+	k := pushKinds[kind]
+	pushed, err := rules.Parse(rules.Document{Name: name, Data: []byte(data), Format: rules.FormatJSON, Kind: k})
+	next := rules.Current()
 	if err == nil {
-		err = runtime.LoadRules(next)
+		next = replaceKind(next, k, pushed)
+		err = rules.Apply(next)
 	}
 	if err != nil {
 		s.log.Warn("sentinel transport: refused pushed rules; the rules in force are unchanged", "kind", kind, "error", err)
 		return fail("rules not applied, the rules in force are unchanged: " + err.Error())
 	}
-	for _, w := range warns {
+	for _, w := range pushed.Warnings {
 		s.log.Info("sentinel transport: pushed rules", "kind", kind, "note", w.Error())
 	}
 	s.log.Info("sentinel transport: rules pushed by the dashboard are in force", "kind", kind)
 	if s.cfg.Writer != nil {
-		if err := s.write(next, kind); err != nil {
+		if err := s.write(next); err != nil {
 			s.log.Error("sentinel transport: pushed rules are in force but were not persisted", "kind", kind, "error", err)
 			return ok(pushWriteFailure)
 		}
@@ -119,18 +113,36 @@ func (s *Server) push(kind, data string) (int, string) {
 	return ok(pushOK)
 }
 
-// write persists next through the writable source. A rules.Set holds flow
-// and degrade rules: a push of another kind cannot be persisted there, and
-// is reported as a failed write rather than claimed.
-func (s *Server) write(next runtime.Rules, kind string) error {
-	switch kind {
-	case "flow", "degrade":
-	default:
-		return fmt.Errorf("the writable source holds flow and degrade rules only, not %s rules", kind)
+// replaceKind returns in with its rules of kind k replaced by pushed's.
+// Flow rules the dashboard sent back unchanged keep the fields it drops
+// (keepDroppedFields). Positions are left out: the set in force has none,
+// and a pushed document's positions would say nothing to the writer.
+func replaceKind(in rules.Set, k rules.Kind, pushed rules.Set) rules.Set {
+	switch k {
+	case rules.KindFlow:
+		in.Flow = keepDroppedFields(pushed.Flow, in.Flow)
+	case rules.KindDegrade:
+		in.Degrade = pushed.Degrade
+	case rules.KindParamFlow:
+		in.ParamFlow, in.ParamFlowParam = pushed.ParamFlow, pushed.ParamFlowParam
+	case rules.KindSystem:
+		in.System = pushed.System
+	case rules.KindAuthority:
+		in.Authority = pushed.Authority
+	case rules.KindGatewayFlow:
+		in.GatewayFlow, in.HasGateway = pushed.GatewayFlow, true
+	case rules.KindAPIGroup:
+		in.APIGroups, in.HasGateway = pushed.APIGroups, true
 	}
+	return in
+}
+
+// write persists next, every kind of rule in force (the gateway's too),
+// through the writable source.
+func (s *Server) write(next rules.Set) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return s.cfg.Writer.Write(ctx, rules.Set{Flow: next.Flow, Degrade: next.Degrade})
+	return s.cfg.Writer.Write(ctx, next)
 }
 
 // keepDroppedFields returns pushed with each rule that the dashboard sent

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -248,17 +250,64 @@ func TestSetRulesDecodesOnce(t *testing.T) {
 	}
 }
 
-// A rules.Set holds flow and degrade rules only: a push of another kind is
-// in force but cannot be persisted, and the answer says so.
-func TestSetRulesOtherKindsNotPersisted(t *testing.T) {
-	w := &recordingWriter{}
-	f := newFixture(t, Config{Writer: w})
-	sys := `[{"highestSystemLoad":-1.0,"highestCpuUsage":-1.0,"qps":100.0,"avgRt":-1,"maxThread":-1}]`
-	code, body := f.post("setRules", url.Values{"type": {"system"}, "data": {sys}})
-	if code != 200 || body != "partial success (write data source failed)" {
-		t.Errorf("system push with a writer = %d %q", code, body)
+// A push of every kind is persisted: the rules file the writer keeps holds
+// every kind in force after each push, and reads back as those rules.
+func TestSetRulesPersistEveryKind(t *testing.T) {
+	for _, ext := range []string{"toml", "json"} {
+		t.Run(ext, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "rules."+ext)
+			f := newFixture(t, Config{Writer: file.New(path)})
+			name := t.Name()
+			pushes := []struct {
+				cmd  string
+				p    url.Values
+				kind rules.Kind
+			}{
+				{"setRules", url.Values{"type": {"flow"}, "data": {`[{"resource":"` + name + `","grade":1,"count":4.0}]`}}, rules.KindFlow},
+				{"setRules", url.Values{"type": {"degrade"}, "data": {`[{"resource":"` + name + `","grade":2,"count":3.0,"timeWindow":5}]`}}, rules.KindDegrade},
+				{"setRules", url.Values{"type": {"system"}, "data": {`[{"highestSystemLoad":-1.0,"highestCpuUsage":-1.0,"qps":100.0,"avgRt":-1,"maxThread":-1}]`}}, rules.KindSystem},
+				{"setRules", url.Values{"type": {"authority"}, "data": {`[{"resource":"` + name + `","limitApp":"appA","strategy":1}]`}}, rules.KindAuthority},
+				{"setParamFlowRules", url.Values{"data": {`[{"resource":"` + name + `","paramIdx":0,"count":5.0,"grade":1,"durationInSec":2,"paramFlowItemList":[{"object":"sku-1","classType":"String","count":9}]}]`}}, rules.KindParamFlow},
+			}
+			for i, p := range pushes {
+				if code, body := f.post(p.cmd, p.p); code != 200 || body != "success" {
+					t.Fatalf("push %s = %d %q", p.kind, code, body)
+				}
+				stored, err := rules.Load(path)
+				if err != nil {
+					t.Fatalf("after the %s push the file does not read: %v", p.kind, err)
+				}
+				in := rules.Current()
+				if !stored.Equal(in) {
+					t.Fatalf("after the %s push the file holds %+v, in force %+v", p.kind, stored, in)
+				}
+				// Every kind pushed so far is in the file.
+				for _, q := range pushes[:i+1] {
+					if stored.Only(q.kind).IsEmpty() {
+						t.Errorf("after the %s push the file lacks the %s rules", p.kind, q.kind)
+					}
+				}
+			}
+			stored, _ := rules.Load(path)
+			if len(stored.ParamFlow) != 1 || stored.ParamFlow[0].DurationInSec != 2 || stored.ParamFlow[0].Items[0].Count != 9 ||
+				len(stored.Authority) != 1 || stored.Authority[0].Strategy != runtime.AuthorityBlack || stored.System[0].QPS != 100 {
+				t.Errorf("file holds %+v", stored)
+			}
+		})
 	}
-	if len(runtime.SystemRules()) != 1 || len(w.sets) != 0 {
-		t.Errorf("system rules %+v, writes %+v", runtime.SystemRules(), w.sets)
+}
+
+// A push whose data is not an array is refused, as Java's parseArray
+// refuses it: an object naming several kinds must not change kinds the
+// push does not name.
+func TestSetRulesWantsAnArray(t *testing.T) {
+	f := newFixture(t, Config{})
+	obj := `{"flow":[{"resource":"` + t.Name() + `","grade":1,"count":1.0}],"system":[{"qps":5.0}]}`
+	code, body := f.post("setRules", url.Values{"type": {"flow"}, "data": {obj}})
+	if code != http.StatusBadRequest || !strings.Contains(body, "JSON array") {
+		t.Errorf("object push = %d %q", code, body)
+	}
+	if in := currentRules(); len(in.Flow)+len(in.System) != 0 {
+		t.Errorf("refused push changed the rules: %+v", in)
 	}
 }

@@ -42,9 +42,10 @@ type Config struct {
 	// setParamFlowRules) with a non-2xx answer saying so: the dashboard is
 	// then a read-only board and rules change through the data source.
 	ReadOnly bool
-	// Writer, when set, persists the rules after a push is in force (so a
-	// pushed change survives a restart). A failed write is answered as
-	// Sentinel answers it: "partial success (write data source failed)".
+	// Writer, when set, persists every kind of rule in force (the gateway's
+	// too) after each push, so a pushed change survives a restart. A failed
+	// write is answered as Sentinel answers it: "partial success (write
+	// data source failed)".
 	Writer datasource.WritableSource
 	// Sampler supplies the per-second statistics. When nil, Start creates
 	// one and starts it, and Close stops it.
@@ -58,7 +59,14 @@ type Config struct {
 	HeartbeatIP string
 	// Hostname is announced with the heartbeat (os.Hostname when empty).
 	Hostname string
-	// AppType is Sentinel's app_type: 0 for a normal service (the default).
+	// AppType is Sentinel's app_type: 0 for a normal service (the default),
+	// AppTypeGateway (1) for an API gateway built with package gateway:
+	// the dashboard then shows its gateway pages, and the command center
+	// serves the gateway commands (gateway/getRules, gateway/updateRules,
+	// gateway/getApiDefinitions, gateway/updateApiDefinitions) over the
+	// gateway package's rules and API definitions. The dashboard also
+	// treats 11 and 12 (Java's Spring Cloud Gateway and Zuul) as gateways,
+	// and so does the command center.
 	AppType int
 	// ClusterAvailable, when set, tells getClusterMode whether the installed
 	// token service can currently answer (for cluster/redis:

@@ -4,11 +4,18 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.alibaba.csp.sentinel.Entry;
+import com.alibaba.csp.sentinel.adapter.gateway.common.api.ApiDefinition;
+import com.alibaba.csp.sentinel.adapter.gateway.common.api.ApiPathPredicateItem;
+import com.alibaba.csp.sentinel.adapter.gateway.common.api.ApiPredicateItem;
+import com.alibaba.csp.sentinel.adapter.gateway.common.rule.GatewayFlowRule;
+import com.alibaba.csp.sentinel.adapter.gateway.common.rule.GatewayRuleManager;
 import com.alibaba.csp.sentinel.SphU;
 import com.alibaba.csp.sentinel.Tracer;
 import com.alibaba.csp.sentinel.command.vo.NodeVo;
@@ -28,6 +35,7 @@ import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRuleUtil;
 import com.alibaba.csp.sentinel.slots.system.SystemRule;
 import com.alibaba.csp.sentinel.slots.system.SystemRuleManager;
 import com.alibaba.fastjson.JSON;
+import com.alibaba.fastjson.JSONArray;
 import com.alibaba.fastjson.JSONObject;
 
 /**
@@ -119,7 +127,41 @@ public final class Main {
             }
             out.put("paramFlowValid", valid);
         }
+        if (answers.containsKey("gwFlow")) {
+            // As the dashboard reads gateway/getRules (SentinelApiClient).
+            List<GatewayFlowRule> rules = JSON.parseArray(answers.getString("gwFlow"), GatewayFlowRule.class);
+            out.put("gwFlow", rules);
+            List<Boolean> valid = new ArrayList<>();
+            for (GatewayFlowRule r : rules) {
+                valid.add(GatewayRuleManager.isValidRule(r));
+            }
+            out.put("gwFlowValid", valid);
+        }
+        if (answers.containsKey("gwApi")) {
+            out.put("gwApi", parseApiDefinitions(answers.getString("gwApi")));
+        }
         System.out.println(JSON.toJSONString(out));
+    }
+
+    /**
+     * Reads API definitions as UpdateGatewayApiDefinitionGroupCommandHandler
+     * does: predicate items as path items. The order is kept so the Go side
+     * compares element by element.
+     */
+    private static List<ApiDefinition> parseApiDefinitions(String data) {
+        List<ApiDefinition> out = new ArrayList<>();
+        for (Object obj : JSON.parseArray(data)) {
+            JSONObject o = (JSONObject) obj;
+            ApiDefinition d = new ApiDefinition(o.getString("apiName"));
+            Set<ApiPredicateItem> items = new LinkedHashSet<>();
+            JSONArray arr = o.getJSONArray("predicateItems");
+            if (arr != null) {
+                items.addAll(arr.toJavaList(ApiPathPredicateItem.class));
+            }
+            d.setPredicateItems(items);
+            out.add(d);
+        }
+        return out;
     }
 
     private static void serve(BufferedReader in) throws Exception {
