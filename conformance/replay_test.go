@@ -109,6 +109,9 @@ func (g *goReplay) rules(ev event) string {
 			g.degrade = s.Degrade
 		}
 	}
+	if err == nil {
+		err = loadFamilies(ev)
+	}
 	if err != nil {
 		return "rules error: " + strings.ReplaceAll(err.Error(), "\n", "; ")
 	}
@@ -125,6 +128,9 @@ func (g *goReplay) entry(ev event) string {
 	if ev.Entrance != "" {
 		ctx = runtime.WithEntrance(ctx, ev.Entrance)
 	}
+	if ev.Origin != "" {
+		ctx = runtime.WithOrigin(ctx, ev.Origin)
+	}
 	var opts []runtime.EntryOption
 	if ev.Acquire != nil {
 		opts = append(opts, runtime.AcquireCount(*ev.Acquire))
@@ -133,7 +139,8 @@ func (g *goReplay) entry(ev event) string {
 		opts = append(opts, runtime.Prioritized())
 	}
 	before := g.clock.Nanotime()
-	e, be := res.Entry(ctx, opts...)
+	var e runtime.Entry
+	be := res.EntryArgsTo(&e, ctx, paramArgs(ev.Args), opts...)
 	wait := ""
 	if waited := g.clock.Nanotime() - before; waited > 0 {
 		wait = " wait=" + strconv.FormatInt(waited, 10)
@@ -163,8 +170,11 @@ func (g *goReplay) finish(e *runtime.Entry, failed bool) {
 // Java's flow rules are checked in hash order, so which flow rule blocked is
 // not compared).
 func (g *goReplay) block(be *runtime.BlockError) string {
-	if be.Type() == runtime.BlockTypeFlow {
+	switch be.Type() {
+	case runtime.BlockTypeFlow:
 		return "block flow"
+	case runtime.BlockTypeParamFlow, runtime.BlockTypeSystem, runtime.BlockTypeAuthority:
+		return blockFamily(be)
 	}
 	// The rule text starts "degrade rule #N (": N indexes the load.
 	text := strings.TrimPrefix(be.Rule(), "degrade rule #")

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -51,11 +50,17 @@ type (
 		StatIntervalMs     int     `json:"statIntervalMs"`
 	}
 	javaDoc struct {
-		File        string        `json:"file"`
-		Flow        []javaFlow    `json:"flow"`
-		Degrade     []javaDegrade `json:"degrade"`
-		FlowJSON    string        `json:"flowJSON"`
-		DegradeJSON string        `json:"degradeJSON"`
+		File          string          `json:"file"`
+		Flow          []javaFlow      `json:"flow"`
+		Degrade       []javaDegrade   `json:"degrade"`
+		ParamFlow     []javaParamFlow `json:"paramFlow"`
+		System        []javaSystem    `json:"system"`
+		Authority     []javaAuthority `json:"authority"`
+		FlowJSON      string          `json:"flowJSON"`
+		DegradeJSON   string          `json:"degradeJSON"`
+		ParamFlowJSON string          `json:"paramFlowJSON"`
+		SystemJSON    string          `json:"systemJSON"`
+		AuthorityJSON string          `json:"authorityJSON"`
 	}
 )
 
@@ -98,12 +103,11 @@ func TestRuleDocumentsThroughJava(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 200; seed++ {
 		s := randomSet(seed)
-		kind := "both"
-		switch {
-		case len(s.Degrade) == 0:
-			kind = "flow"
-		case len(s.Flow) == 0:
-			kind = "degrade"
+		kind := "mixed"
+		for _, k := range rules.Kinds() {
+			if part := s.Only(k); !part.IsEmpty() && rules.Set.Equal(part, s) {
+				kind = string(k)
+			}
 		}
 		add(fmt.Sprintf("random-%03d-%s.json", seed, kind), s)
 	}
@@ -134,10 +138,14 @@ func TestRuleDocumentsThroughJava(t *testing.T) {
 			continue
 		}
 		want := sets[f]
-		if len(d.Flow) != len(want.Flow) || len(d.Degrade) != len(want.Degrade) {
-			t.Errorf("%s: Java read %d flow and %d degrade rules, want %d and %d", f, len(d.Flow), len(d.Degrade), len(want.Flow), len(want.Degrade))
+		if len(d.Flow) != len(want.Flow) || len(d.Degrade) != len(want.Degrade) || len(d.ParamFlow) != len(want.ParamFlow) ||
+			len(d.System) != len(want.System) || len(d.Authority) != len(want.Authority) {
+			t.Errorf("%s: Java read %d flow, %d degrade, %d param-flow, %d system and %d authority rules, want %d, %d, %d, %d and %d", f,
+				len(d.Flow), len(d.Degrade), len(d.ParamFlow), len(d.System), len(d.Authority),
+				len(want.Flow), len(want.Degrade), len(want.ParamFlow), len(want.System), len(want.Authority))
 			continue
 		}
+		rulesCompared += compareFamilies(t, f, want, d)
 		for i, r := range want.Flow {
 			rulesCompared++
 			if diff := diffFlow(rules.NormalizeFlow(r), d.Flow[i]); diff != "" {
@@ -155,20 +163,21 @@ func TestRuleDocumentsThroughJava(t *testing.T) {
 		for _, part := range []struct {
 			data string
 			kind rules.Kind
-		}{{d.FlowJSON, rules.KindFlow}, {d.DegradeJSON, rules.KindDegrade}} {
+		}{{d.FlowJSON, rules.KindFlow}, {d.DegradeJSON, rules.KindDegrade}, {d.ParamFlowJSON, rules.KindParamFlow},
+			{d.SystemJSON, rules.KindSystem}, {d.AuthorityJSON, rules.KindAuthority}} {
 			s, err := rules.Parse(rules.Document{Name: f + " from Java", Data: []byte(part.data), Format: rules.FormatJSON, Kind: part.kind})
 			if err != nil {
 				t.Errorf("%s: the %s rules Java serialized do not parse: %v\n%s", f, part.kind, err, part.data)
 				continue
 			}
 			for _, w := range s.Warnings {
-				if !slices.Contains(javaOnlyClusterKeys, w.Field) && !slices.ContainsFunc(javaOnlyClusterKeys, func(k string) bool { return strings.HasSuffix(w.Field, "."+k) }) {
+				if !javaOnlyKey(w.Field) {
 					t.Errorf("%s: reading Java's %s rules: unexpected warning %v", f, part.kind, w)
 				}
 			}
 			back = back.Merge(s)
 		}
-		expected := rules.Set{Degrade: want.Degrade}
+		expected := rules.Set{Degrade: want.Degrade, ParamFlow: want.ParamFlow, System: want.System, Authority: want.Authority}
 		for _, r := range want.Flow {
 			r.ColdFactor, r.StatIntervalMs = 0, 0 // not fields of Java's FlowRule
 			expected.Flow = append(expected.Flow, r)
@@ -188,8 +197,8 @@ func diffFlow(g runtime.FlowRule, j javaFlow) string {
 		}
 	}
 	check("resource", g.Resource == j.Resource, g.Resource, j.Resource)
-	check("limitApp", j.LimitApp == "default", "default", j.LimitApp)
-	check("grade", int32(g.Grade) == j.Grade, g.Grade, j.Grade)
+	check("limitApp", rules.NormalizeFlow(g).LimitApp == j.LimitApp, g.LimitApp, j.LimitApp)
+	check("grade", sentinelGrade(g.Grade) == j.Grade, g.Grade, j.Grade)
 	check("count", g.Count == j.Count || (math.IsNaN(g.Count) && math.IsNaN(j.Count)), g.Count, j.Count)
 	check("strategy", int32(g.Strategy) == j.Strategy, g.Strategy, j.Strategy)
 	check("refResource", g.RefResource == j.RefResource, g.RefResource, j.RefResource)
@@ -276,11 +285,26 @@ func randomSet(seed uint64) rules.Set {
 		}
 		s.Degrade = append(s.Degrade, d)
 	}
-	if len(s.Flow) == 0 && len(s.Degrade) == 0 {
+	if seed%2 == 0 {
+		addRandomFamilies(r, &s, names, floats)
+	}
+	if s.IsEmpty() {
 		s.Flow = []runtime.FlowRule{{Resource: "a", Grade: runtime.FlowGradeQPS, Count: 1}}
 	}
 	if err := rules.Validate(s); err != nil {
 		panic(fmt.Sprintf("seed %d: random set is invalid: %v", seed, err))
 	}
 	return s
+}
+
+// sentinelGrade is Sentinel's number for a flow grade (0 thread, 1 QPS);
+// Go's FlowGrade has QPS as its zero value, so a cast would be wrong.
+func sentinelGrade(g runtime.FlowGrade) int32 {
+	switch g {
+	case runtime.FlowGradeQPS:
+		return 1
+	case runtime.FlowGradeConcurrency:
+		return 0
+	}
+	return -1
 }

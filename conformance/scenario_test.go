@@ -13,8 +13,11 @@ type event struct {
 	Op string `json:"op"`
 
 	// rules: Sentinel JSON arrays; a kind left out keeps its rules.
-	Flow    json.RawMessage `json:"flow,omitempty"`
-	Degrade json.RawMessage `json:"degrade,omitempty"`
+	Flow      json.RawMessage `json:"flow,omitempty"`
+	Degrade   json.RawMessage `json:"degrade,omitempty"`
+	ParamFlow json.RawMessage `json:"paramFlow,omitempty"`
+	System    json.RawMessage `json:"system,omitempty"`
+	Authority json.RawMessage `json:"authority,omitempty"`
 
 	// advance: how far the clock moves.
 	Ms int64 `json:"ms,omitempty"`

@@ -11,13 +11,14 @@ import (
 )
 
 // Persist registers dest as the place rule changes are saved to: after every
-// change made through the runtime API (runtime.LoadFlowRules,
-// LoadDegradeRules, LoadRules, rules.Apply) it writes the complete set in
+// change made through the runtime API (runtime.LoadRules, the per-kind
+// loaders such as LoadFlowRules or LoadParamFlowRules, rules.Apply), of any
+// rule kind, it writes the complete set in
 // force (rules.Current) to dest, so the rules survive a restart; it is
 // Sentinel's WritableDataSource registration.
 //
 // Changes are gathered for WithDebounce (50 ms by default), so one LoadRules
-// (a flow and a degrade notification) or a burst of calls makes one write.
+// (a notification per kind) or a burst of calls makes one write.
 // Nothing is written when the rules equal the last set written. The rules in
 // force when Persist is called are not written; only changes are. A failed
 // write is logged at Error level and retried with the next change.
@@ -59,12 +60,19 @@ func persist(dest WritableSource, watched *Watcher, opts []PersistOption) (stop 
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	unregisterFlow := runtime.OnFlowRulesChange(skipFirst(func([]runtime.FlowRule) { p.signal() }))
-	unregisterDegrade := runtime.OnDegradeRulesChange(skipFirst(func([]runtime.DegradeRule) { p.signal() }))
+	// One listener per kind: a change of any kind is a change of the set.
+	unregister := []func(){
+		runtime.OnFlowRulesChange(skipFirst(func([]runtime.FlowRule) { p.signal() })),
+		runtime.OnDegradeRulesChange(skipFirst(func([]runtime.DegradeRule) { p.signal() })),
+		runtime.OnParamFlowRulesChange(skipFirst(func([]runtime.ParamFlowRule) { p.signal() })),
+		runtime.OnSystemRulesChange(skipFirst(func([]runtime.SystemRule) { p.signal() })),
+		runtime.OnAuthorityRulesChange(skipFirst(func([]runtime.AuthorityRule) { p.signal() })),
+	}
 	go p.run()
 	return sync.OnceFunc(func() {
-		unregisterFlow()
-		unregisterDegrade()
+		for _, u := range unregister {
+			u()
+		}
 		close(p.quit)
 		<-p.done
 	})
@@ -159,5 +167,5 @@ func (p *persister) save() {
 		return
 	}
 	p.last, p.hasLast = set, true
-	p.cfg.logger.Info("rules persisted", "source", p.name, "flow", len(set.Flow), "degrade", len(set.Degrade))
+	p.cfg.logger.Info("rules persisted", append([]any{"source", p.name}, ruleCounts(set)...)...)
 }

@@ -170,6 +170,16 @@ func (w *Watcher) push(docs []rules.Document) {
 	for _, warn := range set.Warnings {
 		w.cfg.logger.Warn("rules document warning", "source", w.name, "warning", warn.Error())
 	}
+	if !w.cfg.customApply {
+		// Parameter names (param = "sku") become indexes here, as the
+		// runtime holds them, so that the set compares equal to the rules
+		// in force: else Persist would write the file back with indexes,
+		// and every re-read would reload.
+		if set, err = rules.Resolve(set); err != nil {
+			w.rejectLocked(err)
+			return
+		}
+	}
 	if w.inForce(set) {
 		// Already in force (Persist wrote it, or the source re-sent it):
 		// adopt it without reloading, which would only notify listeners.
@@ -222,11 +232,9 @@ func (w *Watcher) acceptLocked(set rules.Set, counted bool) {
 	hadError := w.lastErr.Swap(nil) != nil
 	if counted {
 		w.applied.Add(1)
-		w.cfg.logger.Info("rules applied", "source", w.name,
-			"flow", len(set.Flow), "degrade", len(set.Degrade), "applied", w.applied.Load())
+		w.cfg.logger.Info("rules applied", append(append([]any{"source", w.name}, ruleCounts(set)...), "applied", w.applied.Load())...)
 	} else if hadError {
-		w.cfg.logger.Info("rules source good again; rules in force unchanged", "source", w.name,
-			"flow", len(set.Flow), "degrade", len(set.Degrade))
+		w.cfg.logger.Info("rules source good again; rules in force unchanged", append([]any{"source", w.name}, ruleCounts(set)...)...)
 	}
 	w.answerLocked(nil)
 }
@@ -246,4 +254,19 @@ func (w *Watcher) answerLocked(err error) {
 		w.answered = true
 		w.first <- err
 	}
+}
+
+// ruleCounts are log attributes with the number of rules of each kind set
+// holds ("flow", 3, "degrade", 1, ...); kinds without rules are left out,
+// except flow and degrade, which are always there.
+func ruleCounts(set rules.Set) []any {
+	n := map[rules.Kind]int{rules.KindFlow: len(set.Flow), rules.KindDegrade: len(set.Degrade),
+		rules.KindParamFlow: len(set.ParamFlow), rules.KindSystem: len(set.System), rules.KindAuthority: len(set.Authority)}
+	var out []any
+	for _, k := range rules.Kinds() {
+		if n[k] > 0 || k == rules.KindFlow || k == rules.KindDegrade {
+			out = append(out, string(k), n[k])
+		}
+	}
+	return out
 }

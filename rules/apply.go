@@ -1,17 +1,102 @@
 package rules
 
-import "github.com/sentinelgen/sentinelgen/runtime"
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
 
 // Apply validates s and puts all its rules in force together
-// (runtime.LoadRules): either every kind changes or nothing does.
+// (runtime.LoadRules): either every kind changes or nothing does. A
+// param-flow rule that names its parameter (param = "sku") gets the index
+// that name has among the parameters the resource's generated code
+// declared; a name the resource does not have is an error at the rule.
 func Apply(s Set) error {
 	if err := Validate(s); err != nil {
 		return err
 	}
-	return runtime.LoadRules(runtime.Rules{Flow: s.Flow, Degrade: s.Degrade})
+	s, err := Resolve(s)
+	if err != nil {
+		return err
+	}
+	return runtime.LoadRules(runtime.Rules{
+		Flow:      s.Flow,
+		Degrade:   s.Degrade,
+		ParamFlow: s.ParamFlow,
+		System:    s.System,
+		Authority: s.Authority,
+	})
 }
 
-// Current returns the rules in force now, without positions.
+// Resolve returns s with every param-flow rule that names its parameter
+// (param = "sku") given the index of that name among the parameters the
+// resource's generated code declared (runtime.WithParamNames), and
+// ParamFlowParam cleared: the set as the runtime holds it, which Current
+// returns and Equal compares. s is left alone. A name the resource does not
+// declare is an error at the rule.
+func Resolve(s Set) (Set, error) {
+	paramFlow, err := resolveParams(s)
+	if err != nil {
+		return Set{}, err
+	}
+	s.ParamFlow, s.ParamFlowParam = paramFlow, nil
+	return s, nil
+}
+
+// resolveParams returns s's param-flow rules with every parameter name
+// turned into its index; s is left alone.
+func resolveParams(s Set) ([]runtime.ParamFlowRule, error) {
+	if !slices.ContainsFunc(s.ParamFlowParam, func(n string) bool { return n != "" }) {
+		return s.ParamFlow, nil
+	}
+	out := slices.Clone(s.ParamFlow)
+	var errs []error
+	for i, name := range padTo(s.ParamFlowParam, len(out)) {
+		if name == "" {
+			continue
+		}
+		idx, msg := paramIndex(out[i].Resource, name)
+		if msg != "" {
+			errs = append(errs, &Error{Pos: fieldPosition(positionAt(s.ParamFlowAt, i, tomlTable(KindParamFlow)), "param"), Field: "param", Msg: msg})
+			continue
+		}
+		out[i].ParamIdx = idx
+	}
+	return out, errors.Join(errs...)
+}
+
+// paramIndex returns the index (see runtime.ParamFlowRule.ParamIdx) of the
+// parameter called name among those resource's generated code declared, or
+// a message saying why there is none.
+func paramIndex(resource, name string) (int, string) {
+	names, ok := declaredParamNames(resource)
+	if !ok {
+		return 0, fmt.Sprintf("cannot resolve parameter %q: resource %q declares no parameter names in this program (give paramIdx instead, or regenerate its wrapper)", name, resource)
+	}
+	if i := slices.Index(names, name); i >= 0 {
+		return i, ""
+	}
+	msg := fmt.Sprintf("resource %q has no parameter %q", resource, name)
+	if len(names) > 0 {
+		msg += "; its parameters are " + strings.Join(names, ", ")
+	}
+	if sg := suggest(name, names); sg != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", sg)
+	}
+	return 0, msg
+}
+
+// Current returns the rules in force now, without positions. Param-flow
+// rules carry the index they were resolved to, not a name.
 func Current() Set {
-	return Set{Flow: runtime.FlowRules(), Degrade: runtime.DegradeRules()}
+	return Set{
+		Flow:      runtime.FlowRules(),
+		Degrade:   runtime.DegradeRules(),
+		ParamFlow: currentParamFlow(),
+		System:    currentSystem(),
+		Authority: currentAuthority(),
+	}
 }

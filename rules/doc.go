@@ -3,16 +3,24 @@
 // A rule document is a file or a configuration-centre entry in one of two
 // formats:
 //
-//   - TOML, the native format: [[flow]] and [[degrade]] tables whose keys are
-//     Sentinel's field names in lowerCamel (resource, grade, count, ...), enums
-//     as words ("qps", "warmUp", "errorRatio") or Sentinel's numbers, and
-//     duration spellings such as statInterval = "500ms". Unknown keys are
-//     errors, with a suggestion for likely typos.
-//   - Sentinel's own JSON, unchanged: the array of FlowRule or DegradeRule
-//     objects a Java service keeps in Nacos (one kind per document, told by
-//     the document's name or its fields), or an object {"flow": [...],
-//     "degrade": [...]}. Fields the runtime does not have are ignored with a
-//     warning.
+//   - TOML, the native format: [[flow]], [[degrade]], [[paramFlow]],
+//     [[system]] and [[authority]] tables whose keys are Sentinel's field
+//     names in lowerCamel (resource, grade, count, ...), enums as words
+//     ("qps", "warmUp", "errorRatio", "black") or Sentinel's numbers, and
+//     duration spellings such as statInterval = "500ms". A hot-parameter rule
+//     may name its parameter (param = "sku") instead of giving paramIdx; Apply
+//     resolves the name (see Resolve). Unknown keys are errors, with a
+//     suggestion for likely typos.
+//   - Sentinel's own JSON, unchanged: the array of FlowRule, DegradeRule,
+//     ParamFlowRule, SystemRule or AuthorityRule objects a Java service keeps
+//     in Nacos (one kind per document, told by the document's name, e.g.
+//     "orders-param-flow-rules", or its fields), or an object {"flow": [...],
+//     "degrade": [...], "param-flow": [...], "system": [...], "authority":
+//     [...]}. Fields the runtime does not have are ignored with a warning.
+//
+// Go's FlowGrade has QPS as its zero value; Sentinel JSON keeps Sentinel's
+// numbers (grade 0 is the thread grade, 1 QPS), mapped when read and
+// written.
 //
 // Both formats fill the fields a document leaves out with Sentinel 1.8's
 // defaults, so a TOML rule and its JSON twin are the same rule.

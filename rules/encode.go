@@ -13,16 +13,19 @@ import (
 
 // Encode writes s in format f.
 //
-// FormatTOML (and FormatAuto) writes the native format: one [[flow]] or
-// [[degrade]] table per rule, fields in a fixed order, enums as words, and
+// FormatTOML (and FormatAuto) writes the native format: one [[flow]],
+// [[degrade]], [[paramFlow]], [[system]] or [[authority]] table per rule, fields in a fixed order, enums as words, and
 // fields at their default left out except resource and count. The output
 // depends only on the rules, so it can be diffed and kept in version control.
 //
 // FormatJSON writes Sentinel's JSON, every Sentinel field present with
 // Sentinel's numbers, so a Java service reads it unchanged. A set of one
-// kind is a Sentinel array; a set with both kinds is the object
-// {"flow":[...],"degrade":[...]}. Fields Sentinel lacks (coldFactor, a flow
-// rule's statIntervalMs) are written only when they differ from the default.
+// kind is a Sentinel array; a set with several kinds is the object
+// {"flow":[...],"degrade":[...],"param-flow":[...],"system":[...],
+// "authority":[...]} with the kinds it has. Fields Sentinel lacks
+// (coldFactor, a flow rule's statIntervalMs) are written only when they
+// differ from the default. A param-flow rule that names its parameter
+// instead of giving its index cannot be written in Sentinel JSON.
 //
 // Positions and warnings are not written. Parse(Encode(s)) is Equal to s.
 func Encode(s Set, f Format) ([]byte, error) {
@@ -35,6 +38,9 @@ func Encode(s Set, f Format) ([]byte, error) {
 		if !utf8.ValidString(r.Resource) {
 			return nil, fmt.Errorf("rules: degrade rule #%d: resource names must be valid UTF-8", i)
 		}
+	}
+	if err := checkFamiliesUTF8(s); err != nil {
+		return nil, err
 	}
 	switch f {
 	case FormatAuto, FormatTOML:
@@ -57,7 +63,7 @@ func (w *tomlWriter) startRule(kind Kind, resource string, grades enum, grade, d
 	if w.Len() > 0 {
 		w.WriteByte('\n')
 	}
-	w.WriteString("[[" + string(kind) + "]]\n")
+	w.WriteString("[[" + tomlTable(kind) + "]]\n")
 	w.kv("resource", tomlString(resource))
 	if grade != def {
 		w.kv("grade", tomlEnum(grades, grade))
@@ -70,7 +76,10 @@ func encodeTOML(s Set) []byte {
 	df, dd := NormalizeFlow(defaultFlowRule()), NormalizeDegrade(defaultDegradeRule())
 	for _, r := range s.Flow {
 		n := NormalizeFlow(r)
-		w.startRule(KindFlow, n.Resource, flowGradeEnum, int64(n.Grade), int64(df.Grade), n.Count)
+		w.startRule(KindFlow, n.Resource, flowGradeEnum, flowGradeEnum.sentinel(int64(n.Grade)), flowGradeEnum.sentinel(int64(df.Grade)), n.Count)
+		if n.LimitApp != df.LimitApp {
+			w.kv("limitApp", tomlString(n.LimitApp))
+		}
 		if n.Strategy != df.Strategy {
 			w.kv("strategy", tomlEnum(strategyEnum, int64(n.Strategy)))
 		}
@@ -101,6 +110,7 @@ func encodeTOML(s Set) []byte {
 		tomlInt(&w, "minRequestAmount", n.MinRequestAmount, dd.MinRequestAmount)
 		tomlInt(&w, "statIntervalMs", n.StatIntervalMs, dd.StatIntervalMs)
 	}
+	encodeTOMLFamilies(&w, s)
 	return w.Bytes()
 }
 
@@ -233,7 +243,7 @@ func encodeJSON(s Set) ([]byte, error) {
 	for i, r := range s.Flow {
 		n := NormalizeFlow(r)
 		j := sentinelFlowJSON{
-			Resource: n.Resource, LimitApp: "default", Grade: int32(n.Grade), Count: n.Count,
+			Resource: n.Resource, LimitApp: n.LimitApp, Grade: int32(flowGradeEnum.sentinel(int64(n.Grade))), Count: n.Count,
 			Strategy: int32(n.Strategy), RefResource: n.RefResource, ControlBehavior: int32(n.ControlBehavior),
 			WarmUpPeriodSec: n.WarmUpPeriodSec, MaxQueueingTimeMs: n.MaxQueueingTimeMs, ClusterMode: n.ClusterMode,
 		}
@@ -259,17 +269,9 @@ func encodeJSON(s Set) ([]byte, error) {
 			SlowRatioThreshold: n.SlowRatioThreshold, StatIntervalMs: n.StatIntervalMs,
 		}
 	}
-	var doc any
-	switch {
-	case len(flow) > 0 && len(degrade) > 0:
-		doc = struct {
-			Flow    []sentinelFlowJSON    `json:"flow"`
-			Degrade []sentinelDegradeJSON `json:"degrade"`
-		}{flow, degrade}
-	case len(degrade) > 0:
-		doc = degrade
-	default:
-		doc = flow
+	doc, err := jsonDocument(s, flow, degrade)
+	if err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

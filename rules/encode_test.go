@@ -32,6 +32,7 @@ func randomSet(r *rand.Rand) Set {
 			ColdFactor:        pick(0, 2, 3, 5),
 			MaxQueueingTimeMs: pick(0, 200, 500),
 			StatIntervalMs:    pick(0, 500, 1000, 2000),
+			LimitApp:          []string{"", "default", "other", "app-a", `q"uote`}[r.IntN(5)],
 			ClusterMode:       r.IntN(3) == 0,
 			ClusterConfig: runtime.ClusterConfig{
 				FlowID:                  int64(pick(0, 1, 77)),
@@ -61,7 +62,52 @@ func randomSet(r *rand.Rand) Set {
 			s.Degrade = append(s.Degrade, d)
 		}
 	}
+	if r.IntN(2) == 0 {
+		addRandomFamilies(r, &s, name, pick, fracs)
+	}
 	return s
+}
+
+// addRandomFamilies adds param-flow, system and authority rules to s.
+func addRandomFamilies(r *rand.Rand, s *Set, name func() string, pick func(...int) int, fracs []float64) {
+	for range r.IntN(4) {
+		p := runtime.ParamFlowRule{
+			Resource:          name(),
+			Grade:             []runtime.FlowGrade{runtime.FlowGradeQPS, runtime.FlowGradeConcurrency}[r.IntN(2)],
+			ParamIdx:          pick(0, 1, 2, -1),
+			Count:             float64(pick(0, 1, 5, 100)),
+			ControlBehavior:   []runtime.ControlBehavior{runtime.BehaviorReject, runtime.BehaviorRateLimiter}[r.IntN(2)],
+			MaxQueueingTimeMs: pick(0, 0, 500),
+			BurstCount:        pick(0, 0, 3),
+			DurationInSec:     pick(0, 1, 2, 60),
+			ClusterMode:       r.IntN(4) == 0,
+			ClusterConfig:     runtime.ClusterConfig{FlowID: int64(pick(0, 9)), FallbackToLocalWhenFail: r.IntN(3) == 0},
+		}
+		for range r.IntN(3) {
+			p.Items = append(p.Items, runtime.ParamFlowItem{Object: name(), ClassType: []string{"", "String", "int", "long"}[r.IntN(4)], Count: pick(0, 1, 50)})
+		}
+		if runtime.ValidateParamFlowRules([]runtime.ParamFlowRule{p}) == nil {
+			s.ParamFlow = append(s.ParamFlow, p)
+		}
+	}
+	unsetOr := func(vs ...float64) float64 { return []float64{-1, vs[r.IntN(len(vs))]}[r.IntN(2)] }
+	for range r.IntN(3) {
+		sys := runtime.SystemRule{HighestSystemLoad: unsetOr(0, 2.5, 8), HighestCPUUsage: unsetOr(0, 0.5, 0.8, 1),
+			QPS: unsetOr(fracs...), AvgRT: int64(unsetOr(0, 10, 500)), MaxThread: int64(unsetOr(0, 1, 100))}
+		if sys.QPS < 0 && sys.AvgRT < 0 && sys.MaxThread < 0 {
+			sys.MaxThread = 10 // a rule that sets nothing reads back with a warning
+		}
+		if runtime.ValidateSystemRules([]runtime.SystemRule{sys}) == nil {
+			s.System = append(s.System, sys)
+		}
+	}
+	for range r.IntN(3) {
+		a := runtime.AuthorityRule{Resource: name(), LimitApp: []string{"app-a", "app-a,app-b", "订单,b"}[r.IntN(3)],
+			Strategy: runtime.AuthorityStrategy(r.IntN(2))}
+		if runtime.ValidateAuthorityRules([]runtime.AuthorityRule{a}) == nil {
+			s.Authority = append(s.Authority, a)
+		}
+	}
 }
 
 // Parse(Encode(s)) is Equal to s, for both formats.
@@ -70,13 +116,17 @@ func TestEncodeRoundTrip(t *testing.T) {
 	kinds := map[string]int{}
 	for i := range 500 {
 		s := randomSet(r)
-		switch {
-		case len(s.Flow) > 0 && len(s.Degrade) > 0:
+		present := 0
+		for k, n := range map[string]int{"flow": len(s.Flow), "degrade": len(s.Degrade), "param-flow": len(s.ParamFlow), "system": len(s.System), "authority": len(s.Authority)} {
+			if n > 0 {
+				present++
+				kinds[k]++
+			}
+		}
+		if present > 1 {
 			kinds["mixed"]++
-		case len(s.Flow) > 0:
-			kinds["flow"]++
-		case len(s.Degrade) > 0:
-			kinds["degrade"]++
+		} else if present == 1 {
+			kinds["single"]++
 		}
 		for _, f := range []Format{FormatTOML, FormatJSON} {
 			data, err := Encode(s, f)
@@ -100,7 +150,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 		}
 	}
 	// The generator must reach every shape, or the property says little.
-	for _, k := range []string{"mixed", "flow", "degrade"} {
+	for _, k := range []string{"mixed", "single", "flow", "degrade", "param-flow", "system", "authority"} {
 		if kinds[k] < 20 {
 			t.Errorf("only %d %s sets generated", kinds[k], k)
 		}

@@ -2,9 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +17,10 @@ import (
 // Enums, with the words the native format writes and Sentinel's numbers as
 // the index.
 var (
-	flowGradeEnum       = enum{what: "flow grade", words: []string{"concurrency", "qps"}}
+	// Sentinel's flow grades are 0 thread (concurrency), 1 QPS; Go's
+	// FlowGrade has QPS as its zero value, so the numbers are mapped.
+	flowGradeEnum = enum{what: "flow grade", words: []string{"concurrency", "qps"},
+		goOf: []int64{int64(runtime.FlowGradeConcurrency), int64(runtime.FlowGradeQPS)}}
 	strategyEnum        = enum{what: "strategy", words: []string{"direct", "relate", "chain"}}
 	controlBehaviorEnum = enum{what: "control behavior", words: []string{"reject", "warmUp", "rateLimiter", "warmUpRateLimiter"}}
 	thresholdTypeEnum   = enum{what: "threshold type", words: []string{"avgLocal", "global"}}
@@ -106,7 +107,7 @@ func boolField[R any](key, goName string, dst func(*R) *bool) field[R] {
 func enumField[R any, E ~int32](key, goName string, e enum, dst func(*R) *E) field[R] {
 	return readField(key, goName, func(v value) (E, string) {
 		n, msg := e.read(v)
-		return E(n), msg
+		return E(e.toGo(n)), msg
 	}, dst)
 }
 
@@ -116,6 +117,7 @@ var flowFields = []field[runtime.FlowRule]{
 	enumField("grade", "Grade", flowGradeEnum, func(r *runtime.FlowRule) *runtime.FlowGrade { return &r.Grade }),
 	floatField("count", "Count", func(r *runtime.FlowRule) *float64 { return &r.Count }),
 	enumField("strategy", "Strategy", strategyEnum, func(r *runtime.FlowRule) *runtime.FlowStrategy { return &r.Strategy }),
+	stringField("limitApp", "LimitApp", func(r *runtime.FlowRule) *string { return &r.LimitApp }),
 	stringField("refResource", "RefResource", func(r *runtime.FlowRule) *string { return &r.RefResource }),
 	enumField("controlBehavior", "ControlBehavior", controlBehaviorEnum, func(r *runtime.FlowRule) *runtime.ControlBehavior { return &r.ControlBehavior }),
 	intField("warmUpPeriodSec", "WarmUpPeriodSec", func(r *runtime.FlowRule) *int { return &r.WarmUpPeriodSec }),
@@ -130,7 +132,7 @@ var flowFields = []field[runtime.FlowRule]{
 		if v.kind != valTable {
 			return wrongType("a table of "+strings.Join(knownKeys(d, clusterFields, nil), ", "), v)
 		}
-		d.decode(v.table, "clusterConfig.", "ClusterConfig.", func(e entry) string {
+		d.decode(v.table, "clusterConfig.", "ClusterConfig.", sentinelClusterFields, func(e entry) string {
 			return decodeField(d, clusterFields, e, &r.ClusterConfig)
 		})
 		return ""
@@ -186,20 +188,34 @@ type sentinelField struct {
 	check func(v value) string
 }
 
-var sentinelRuleFields = []sentinelField{
-	{"limitApp", func(v value) string {
-		if v.kind == valNull || (v.kind == valString && (v.s == "" || v.s == "default")) {
-			return ""
-		}
-		return fmt.Sprintf("limitApp %s is not supported: the rule is applied to every caller, as limitApp \"default\"", v.describe())
-	}},
-	{"regex", func(v value) string {
+var (
+	// regexField: Sentinel may match resources by regular expression; the
+	// runtime matches exact names.
+	regexField = sentinelField{"regex", func(v value) string {
 		if v.kind == valNull || (v.kind == valBool && !v.b) {
 			return ""
 		}
 		return fmt.Sprintf("regex %s is not supported: the resource is matched by its exact name", v.describe())
-	}},
-}
+	}}
+	// degradeLimitApp: Sentinel's breakers count every caller whatever
+	// limitApp says; a value other than "default" suggests the writer
+	// thinks otherwise.
+	degradeLimitApp = sentinelField{"limitApp", func(v value) string {
+		if v.kind == valNull || (v.kind == valString && (v.s == "" || v.s == limitAppDefault)) {
+			return ""
+		}
+		return fmt.Sprintf("limitApp %s is not supported: the rule is applied to every caller, as limitApp \"default\"", v.describe())
+	}}
+	// ignored is a field Sentinel's class has (from AbstractRule) but never
+	// consults for the kind, so dropping it changes nothing.
+	ignored = func(key string) sentinelField { return sentinelField{key, func(value) string { return "" }} }
+
+	flowExtra      = []sentinelField{regexField}
+	degradeExtra   = []sentinelField{degradeLimitApp, regexField}
+	paramFlowExtra = []sentinelField{ignored("limitApp"), regexField}
+	systemExtra    = []sentinelField{ignored("resource"), ignored("limitApp"), ignored("regex")}
+	authorityExtra = []sentinelField{regexField}
+)
 
 var sentinelClusterFields = []sentinelField{
 	{"strategy", func(v value) string {
@@ -251,10 +267,7 @@ func decodeField[R any](d *decoder, fields []field[R], e entry, r *R) string {
 		}
 		return f.goName
 	}
-	extra := sentinelRuleFields
-	if d.prefix != "" {
-		extra = sentinelClusterFields
-	}
+	extra := d.extra
 	if !d.native {
 		for _, x := range extra {
 			if x.key == e.key {
@@ -289,189 +302,3 @@ type site struct {
 // ruleSites maps runtime field paths ("Count", "ClusterConfig.FlowID") to
 // where a rule set them; validation errors point there.
 type ruleSites map[string]site
-
-// decoder reads records into rules, collecting errors and warnings.
-type decoder struct {
-	// native is true for the TOML format: its duration spellings are
-	// known and unknown keys are errors, not warnings.
-	native bool
-	errs   []error
-	warns  []*Error
-	// prefix and goPrefix qualify the keys of the record being decoded
-	// ("clusterConfig.", "ClusterConfig.").
-	prefix, goPrefix string
-	sites            ruleSites
-	// failed holds the runtime fields of the current rule whose value was
-	// refused; validation does not report them again.
-	failed map[string]bool
-
-	// set holds the rules read so far, flowSites and degradeSites their
-	// sites by index, for validation once the document is read.
-	set                     Set
-	flowSites, degradeSites []ruleSites
-	// badFlow and badDegrade hold the indexes of the rules that failed to
-	// decode, left out of the partial set result returns.
-	badFlow, badDegrade map[int]bool
-}
-
-func (d *decoder) fail(pos Position, field, msg string) {
-	d.errs = append(d.errs, &Error{Pos: pos, Field: field, Msg: msg})
-}
-
-func (d *decoder) warn(pos Position, field, msg string) {
-	d.warns = append(d.warns, &Error{Pos: pos, Field: field, Msg: msg})
-}
-
-// decode runs one over every entry of rec (JSON nulls are skipped, as
-// Sentinel leaves the field at its default), recording sites and refusing a
-// second spelling of a field already set.
-func (d *decoder) decode(rec *record, prefix, goPrefix string, one func(entry) string) {
-	oldPrefix, oldGo := d.prefix, d.goPrefix
-	d.prefix, d.goPrefix = prefix, goPrefix
-	defer func() { d.prefix, d.goPrefix = oldPrefix, oldGo }()
-	for _, e := range rec.entries {
-		if e.val.kind == valNull {
-			continue
-		}
-		nErrs := len(d.errs)
-		goName := one(e)
-		if goName == "" {
-			continue
-		}
-		goName = goPrefix + goName
-		if prev, ok := d.sites[goName]; ok {
-			d.errs = append(d.errs[:nErrs], &Error{Pos: e.pos, Field: prefix + e.key,
-				Msg: fmt.Sprintf("sets the same field as %s (%s); keep one of them", prev.key, prev.pos)})
-			continue
-		}
-		d.sites[goName] = site{key: prefix + e.key, pos: e.pos, failed: d.failed[goName]}
-	}
-}
-
-// decodeFlow reads one flow rule from rec.
-func (d *decoder) decodeFlow(rec *record) (runtime.FlowRule, ruleSites) {
-	r := defaultFlowRule()
-	d.sites, d.failed = ruleSites{}, map[string]bool{}
-	d.decode(rec, "", "", func(e entry) string { return decodeField(d, flowFields, e, &r) })
-	d.requireCount(rec, "blocks every call")
-	return r, d.sites
-}
-
-// decodeDegrade reads one degrade rule from rec.
-func (d *decoder) decodeDegrade(rec *record) (runtime.DegradeRule, ruleSites) {
-	r := defaultDegradeRule()
-	d.sites, d.failed = ruleSites{}, map[string]bool{}
-	d.decode(rec, "", "", func(e entry) string { return decodeField(d, degradeFields, e, &r) })
-	if s, ok := d.sites["Count"]; ok && s.key == "slowCall" && r.Grade != runtime.DegradeSlowRatio {
-		d.fail(s.pos, s.key, fmt.Sprintf("applies to grade %q only; for grade %q use count",
-			degradeGradeEnum.word(int64(runtime.DegradeSlowRatio)), degradeGradeEnum.word(int64(r.Grade))))
-	}
-	d.requireCount(rec, "opens the breaker on the first slow call or error")
-	return r, d.sites
-}
-
-// requireCount refuses a native rule that leaves out its threshold. A rule
-// read while its file is half written ([[flow]] and resource, count not yet
-// there) must not go into force as count 0, and nobody means 0 by leaving
-// the field out: 0 has to be written. Sentinel JSON keeps Sentinel's reading
-// (a missing count is 0, as Jackson leaves the double), with a warning, so a
-// document a Java service reads the same way still loads. effect says what 0
-// does to the rule's kind.
-func (d *decoder) requireCount(rec *record, effect string) {
-	if _, ok := d.sites["Count"]; ok {
-		return
-	}
-	if d.native {
-		d.fail(fieldPosition(rec.pos, "count"), "count", "missing; every rule needs its threshold (write count = 0 if you mean one that "+effect+")")
-		return
-	}
-	d.warn(fieldPosition(rec.pos, "count"), "count", "missing; read as 0, as Sentinel does: the rule "+effect)
-}
-
-// addRule reads item, a rule of kind k, into the set with its position and
-// sites.
-func (d *decoder) addRule(k Kind, item value) {
-	s := &d.set
-	nErrs := len(d.errs)
-	if k == KindFlow {
-		r, st := d.decodeFlow(item.table)
-		if len(d.errs) > nErrs {
-			d.badFlow = markBad(d.badFlow, len(s.Flow))
-		}
-		s.Flow, s.FlowAt, d.flowSites = append(s.Flow, r), append(s.FlowAt, item.pos), append(d.flowSites, st)
-		return
-	}
-	r, st := d.decodeDegrade(item.table)
-	if len(d.errs) > nErrs {
-		d.badDegrade = markBad(d.badDegrade, len(s.Degrade))
-	}
-	s.Degrade, s.DegradeAt, d.degradeSites = append(s.Degrade, r), append(s.DegradeAt, item.pos), append(d.degradeSites, st)
-}
-
-func markBad(m map[int]bool, i int) map[int]bool {
-	if m == nil {
-		m = map[int]bool{}
-	}
-	m[i] = true
-	return m
-}
-
-// result validates the rules read and returns them with the warnings, or,
-// when anything is wrong, every error, joined in line order, beside the
-// rules that have no problem of their own (Parse drops those; LoadAll
-// keeps them for the linter).
-func (d *decoder) result() (Set, error) {
-	s := d.set
-	s.Warnings = sortByLine(d.warns)
-	if err := joinByLine(append(d.errs, validate(d.set, d.flowSites, d.degradeSites))); err != nil {
-		return d.validPart(s), err
-	}
-	return s, nil
-}
-
-// validPart is s without the rules that failed to decode or to validate.
-func (d *decoder) validPart(s Set) Set {
-	badFlow, badDegrade := maps.Clone(d.badFlow), maps.Clone(d.badDegrade)
-	for _, err := range []error{runtime.ValidateFlowRules(s.Flow), runtime.ValidateDegradeRules(s.Degrade)} {
-		for _, re := range ruleErrors(err) {
-			if re.Kind == "flow" {
-				badFlow = markBad(badFlow, re.Index)
-			} else {
-				badDegrade = markBad(badDegrade, re.Index)
-			}
-		}
-	}
-	if badFlow[-1] || badDegrade[-1] { // a problem that names no rule
-		return Set{Warnings: s.Warnings}
-	}
-	part := Set{Warnings: s.Warnings}
-	for i := range s.Flow {
-		if !badFlow[i] {
-			part.Flow, part.FlowAt = append(part.Flow, s.Flow[i]), append(part.FlowAt, s.FlowAt[i])
-		}
-	}
-	for i := range s.Degrade {
-		if !badDegrade[i] {
-			part.Degrade, part.DegradeAt = append(part.Degrade, s.Degrade[i]), append(part.DegradeAt, s.DegradeAt[i])
-		}
-	}
-	return part
-}
-
-// Keys that only one kind of rule has, for telling a Sentinel JSON
-// document's kind from its elements.
-var (
-	flowOnlyKeys    = []string{"strategy", "refResource", "controlBehavior", "warmUpPeriodSec", "maxQueueingTimeMs", "clusterMode", "clusterConfig", "coldFactor"}
-	degradeOnlyKeys = []string{"timeWindow", "slowRatioThreshold", "minRequestAmount"}
-)
-
-// kindOfRecord says which kind rec's keys belong to: KindAuto when it has
-// keys of neither kind or of both.
-func kindOfRecord(rec *record) Kind {
-	flow, degrade := false, false
-	for _, e := range rec.entries {
-		flow = flow || slices.Contains(flowOnlyKeys, e.key)
-		degrade = degrade || slices.Contains(degradeOnlyKeys, e.key)
-	}
-	return onlyKind(flow, degrade)
-}

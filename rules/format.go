@@ -46,6 +46,13 @@ const (
 	KindFlow Kind = "flow"
 	// KindDegrade marks a document of degrade (circuit breaker) rules.
 	KindDegrade Kind = "degrade"
+	// KindParamFlow marks a document of hot-parameter (ParamFlowRule) rules.
+	KindParamFlow Kind = "param-flow"
+	// KindSystem marks a document of system adaptive protection rules.
+	KindSystem Kind = "system"
+	// KindAuthority marks a document of authority (origin white and black
+	// list) rules.
+	KindAuthority Kind = "authority"
 )
 
 // Document is one rule document as read from a source.
@@ -60,8 +67,9 @@ type Document struct {
 	// element is an object (or that is empty), is JSON; anything else TOML.
 	Format Format
 	// Kind applies to JSON only. KindAuto infers it from Name's last element
-	// (containing "degrade" or "flow", but not both), else from the fields of
-	// the elements. A JSON object {"flow":[...],"degrade":[...]} holds
+	// (naming one kind only: "flow", "degrade", "param-flow" or "paramflow",
+	// "system", "authority"), else from the fields of the elements. A JSON
+	// object {"flow":[...],"degrade":[...],"param-flow":[...],...} holds
 	// several kinds and needs no Kind.
 	Kind Kind
 }
@@ -133,28 +141,7 @@ func looksLikeJSON(data []byte) bool {
 }
 
 // KindFromName infers a JSON document's kind from the last element of its
-// name ("orders-flow-rules.json", "etcd:/sentinel/orders/degrade"); KindAuto
-// when the name mentions neither kind or both. Parse uses it for documents
-// whose Kind is KindAuto.
+// name ("orders-flow-rules.json", "etcd:/sentinel/orders/degrade",
+// "orders-param-flow.json"); KindAuto when the name mentions no kind or
+// several. Parse uses it for documents whose Kind is KindAuto.
 func KindFromName(name string) Kind { return kindFromName(name) }
-
-func kindFromName(name string) Kind {
-	if i := strings.LastIndexAny(name, `/\:`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = strings.ToLower(name)
-	return onlyKind(strings.Contains(name, "flow"), strings.Contains(name, "degrade"))
-}
-
-// onlyKind is the kind that alone has evidence for it: KindFlow when only
-// flow does, KindDegrade when only degrade does, else KindAuto (no evidence,
-// or evidence for both, which is no better).
-func onlyKind(flow, degrade bool) Kind {
-	switch {
-	case flow && !degrade:
-		return KindFlow
-	case degrade && !flow:
-		return KindDegrade
-	}
-	return KindAuto
-}

@@ -21,6 +21,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("flow = [{ resource = 'a', clusterConfig = { flowId = 1 } }]"), false)
 	f.Add([]byte(`{"flow": [{"resource": "a"}], "degrade": [{"resource": "b", "timeWindow": 1}]}`), true)
+	f.Add([]byte(`{"param-flow": [{"resource": "a", "paramIdx": -1, "count": 2, "paramFlowItemList": [{"object": "x", "count": 1}]}], "system": [{"qps": 3}], "authority": [{"resource": "a", "limitApp": "o"}]}`), true)
+	f.Add([]byte("[[paramFlow]]\nresource = 'a'\nparam = 'sku'\ncount = 1\n[[system]]\navgRt = 5\n[[authority]]\nresource = 'a'\nlimitApp = 'x,y'\n"), false)
 
 	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
 		format := FormatTOML
@@ -34,8 +36,10 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if len(s.FlowAt) != len(s.Flow) || len(s.DegradeAt) != len(s.Degrade) {
-			t.Fatalf("positions out of step: %d/%d flow, %d/%d degrade", len(s.FlowAt), len(s.Flow), len(s.DegradeAt), len(s.Degrade))
+		if len(s.FlowAt) != len(s.Flow) || len(s.DegradeAt) != len(s.Degrade) || len(s.ParamFlowAt) != len(s.ParamFlow) ||
+			len(s.SystemAt) != len(s.System) || len(s.AuthorityAt) != len(s.Authority) ||
+			(s.ParamFlowParam != nil && len(s.ParamFlowParam) != len(s.ParamFlow)) {
+			t.Fatalf("positions out of step: %+v", s)
 		}
 		for _, out := range []Format{FormatTOML, FormatJSON} {
 			enc, err := Encode(s, out)

@@ -82,3 +82,48 @@ func TestEncodeGolden(t *testing.T) {
 		}
 	}
 }
+
+// families.toml and its Sentinel JSON twins (one kind per document, as a
+// Java service keeps them) are the same rules, and encode deterministically.
+func TestGoldenFamilies(t *testing.T) {
+	native, err := Load("testdata/families.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentinel, err := LoadAll("testdata/families-param-flow.json", "testdata/families-system.json", "testdata/families-authority.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(native.ParamFlow) != 2 || len(native.System) != 2 || len(native.Authority) != 1 || len(native.Flow) != 1 {
+		t.Fatalf("families.toml: %+v", native)
+	}
+	sentinel.Flow = native.Flow // the flow rule is in orders-flow.json's format already
+	if !native.Equal(sentinel) {
+		t.Fatalf("families.toml and its Sentinel JSON twins differ:\n toml %+v\n json %+v", native, sentinel)
+	}
+	for _, c := range []struct {
+		format Format
+		file   string
+	}{{FormatTOML, "families.toml"}, {FormatJSON, "families.json"}} {
+		got, err := Encode(native, c.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", "encoded", c.file)
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("Encode(%v) differs from %s (run go test -update to accept):\n%s", c.format, path, got)
+		}
+		if back, err := Load(path); err != nil || !back.Equal(native) {
+			t.Errorf("%s does not read back as families.toml: %v", path, err)
+		}
+	}
+}

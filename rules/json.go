@@ -6,16 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // parseJSON reads Sentinel's own JSON: an array of rules of one kind, as a
 // Java service keeps it in Nacos, or an object {"flow":[...],"degrade":[...]}.
 // Fields Sentinel has and the runtime has not are ignored with a warning.
 func parseJSON(name string, data []byte, kind Kind) (Set, error) {
-	if kind != KindAuto && kind != KindFlow && kind != KindDegrade {
-		return Set{}, &Error{Pos: Position{File: name}, Msg: fmt.Sprintf("rule kind %q is not supported; use %q or %q", kind, KindFlow, KindDegrade)}
+	if kind != KindAuto && !slices.Contains(allKinds, kind) {
+		return Set{}, &Error{Pos: Position{File: name}, Msg: fmt.Sprintf("rule kind %q is not supported; use one of %s", kind, kindList())}
 	}
 	top, warns, err := readJSON(name, data)
 	if err != nil {
@@ -35,10 +37,14 @@ func parseJSON(name string, data []byte, kind Kind) (Set, error) {
 		groups = append(groups, jsonGroup{k, top})
 	case valTable:
 		for _, e := range top.table.entries {
-			k := Kind(e.key)
+			k := kindOfJSONKey(e.key)
 			switch {
-			case k != KindFlow && k != KindDegrade:
-				d.warn(e.val.pos, "", fmt.Sprintf("unknown key %q ignored; the object form has %q and %q", e.key, KindFlow, KindDegrade))
+			case k == KindAuto:
+				msg := fmt.Sprintf("unknown key %q ignored; the object form has %s", e.key, kindList())
+				if sg := suggest(e.key, kindNames()); sg != "" {
+					msg += fmt.Sprintf("; did you mean %q?", sg)
+				}
+				d.warn(e.val.pos, "", msg)
 			case e.val.kind == valNull:
 			case e.val.kind != valArray:
 				d.fail(e.val.pos, "", fmt.Sprintf("want an array of %s rules, found %s", k, e.val.describe()))
@@ -47,7 +53,7 @@ func parseJSON(name string, data []byte, kind Kind) (Set, error) {
 			}
 		}
 	default:
-		return Set{}, &Error{Pos: top.pos, Msg: "want an array of Sentinel rules, or an object {\"flow\": [...], \"degrade\": [...]}; found " + top.describe()}
+		return Set{}, &Error{Pos: top.pos, Msg: "want an array of Sentinel rules, or an object {\"flow\": [...], \"degrade\": [...], ...}; found " + top.describe()}
 	}
 
 	for _, g := range groups {
@@ -87,12 +93,12 @@ func jsonKind(name string, kind Kind, top value) (Kind, error) {
 			continue
 		}
 		if found != KindAuto && k != found {
-			return "", &Error{Pos: item.pos, Msg: "the array mixes flow and degrade rules; keep one kind per document, or use {\"flow\": [...], \"degrade\": [...]}"}
+			return "", &Error{Pos: item.pos, Msg: fmt.Sprintf("the array mixes %s and %s rules; keep one kind per document, or use {%q: [...], %q: [...]}", found, k, found, k)}
 		}
 		found = k
 	}
 	if found == KindAuto {
-		return "", &Error{Pos: top.pos, Msg: "cannot tell whether these are flow or degrade rules: put \"flow\" or \"degrade\" in the document's name, or set its Kind"}
+		return "", &Error{Pos: top.pos, Msg: "cannot tell which kind of rules these are: put its name (" + kindList() + ") in the document's name, or set its Kind"}
 	}
 	return found, nil
 }
@@ -245,4 +251,23 @@ func jsonPath(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// kindNames are the Sentinel JSON kind names, in Set's order.
+func kindNames() []string {
+	out := make([]string, len(allKinds))
+	for i, k := range allKinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// kindList is kindNames quoted for messages: "flow", "degrade", ... or
+// "authority".
+func kindList() string {
+	q := make([]string, len(allKinds))
+	for i, k := range allKinds {
+		q[i] = strconv.Quote(string(k))
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

@@ -32,12 +32,11 @@ func TestJSONWarnings(t *testing.T) {
 		`orders-flow.json:6: [0].statInterval: unknown field, ignored; did you mean "statIntervalMs"?`,
 		`orders-flow.json:7: [0].clusterConfig.sampleCount: unknown field, ignored`,
 		`orders-flow.json:7: [0].clusterConfig.acquireRefuseStrategy: unknown field, ignored`,
-		`orders-flow.json:10: [1].limitApp: limitApp "appA" is not supported: the rule is applied to every caller, as limitApp "default"`,
 		`orders-flow.json:10: [1].regex: regex true is not supported: the resource is matched by its exact name`,
 		`orders-flow.json:11: [1].clusterConfig.strategy: clusterConfig strategy 1 is not supported: only 0 (by threshold type) is`,
 		`orders-flow.json:12: [1].count: repeated key; the last value is used`,
 	})
-	if len(s.Flow) != 2 || s.Flow[0].ClusterConfig.FlowID != 1 || s.Flow[1].Count != 2 {
+	if len(s.Flow) != 2 || s.Flow[0].ClusterConfig.FlowID != 1 || s.Flow[1].Count != 2 || s.Flow[1].LimitApp != "appA" {
 		t.Errorf("rules = %+v", s.Flow)
 	}
 }
@@ -62,11 +61,11 @@ func TestJSONKinds(t *testing.T) {
 		{"object with both", Document{Name: "x.json", Data: []byte(`{"flow": ` + flowJSON + `, "degrade": ` + degradeJSON + `}`)}, 1, 1, ""},
 		{"empty array needs no kind", Document{Name: "x.json", Data: []byte(`[]`)}, 0, 0, ""},
 		{"cannot tell", Document{Name: "x.json", Data: []byte(plainJSON)}, 0, 0,
-			`x.json:1: cannot tell whether these are flow or degrade rules: put "flow" or "degrade" in the document's name, or set its Kind`},
+			`x.json:1: cannot tell which kind of rules these are: put its name ("flow", "degrade", "param-flow", "system" or "authority") in the document's name, or set its Kind`},
 		{"mixed kinds", Document{Name: "x.json", Data: []byte("[\n" + flowJSON[1:len(flowJSON)-1] + ",\n" + degradeJSON[1:len(degradeJSON)-1] + "]")}, 0, 0,
 			`x.json:3: [1]: the array mixes flow and degrade rules; keep one kind per document, or use {"flow": [...], "degrade": [...]}`},
-		{"unsupported kind", Document{Name: "x.json", Data: []byte(plainJSON), Kind: "system"}, 0, 0,
-			`x.json: rule kind "system" is not supported; use "flow" or "degrade"`},
+		{"unsupported kind", Document{Name: "x.json", Data: []byte(plainJSON), Kind: "gateway"}, 0, 0,
+			`x.json: rule kind "gateway" is not supported; use one of "flow", "degrade", "param-flow", "system" or "authority"`},
 	}
 	for _, c := range cases {
 		s, err := Parse(c.doc)
@@ -105,7 +104,7 @@ func TestJSONErrors(t *testing.T) {
 		{"element not an object", `[{"resource": "a"}, 3]`,
 			[]string{`flow.json:1: [1]: want a rule object, found 3`}},
 		{"not an array", `"rules"`,
-			[]string{`flow.json:1: want an array of Sentinel rules, or an object {"flow": [...], "degrade": [...]}; found "rules"`}},
+			[]string{`flow.json:1: want an array of Sentinel rules, or an object {"flow": [...], "degrade": [...], ...}; found "rules"`}},
 		{"object of kinds", "{\"flow\": [{\"resource\": \"a\", \"count\": -1}],\n \"degrade\": 5}",
 			[]string{`flow.json:1: flow[0].count: -1 must be a finite number >= 0`,
 				`flow.json:2: degrade: want an array of degrade rules, found 5`}},

@@ -195,7 +195,31 @@ func unitName(unit time.Duration) string {
 // (any case) or Sentinel's number.
 type enum struct {
 	what  string   // "flow grade", for messages
-	words []string // words[n] names value n; "" for a gap
+	words []string // words[n] names Sentinel's value n; "" for a gap
+	// goOf[n] is the Go constant for Sentinel's value n, where the two
+	// differ (FlowGrade: the Go zero value is QPS, Sentinel's 1); nil when
+	// Go uses Sentinel's numbers.
+	goOf []int64
+}
+
+// toGo maps Sentinel's number n to the Go value; numbers without a mapping
+// are kept, so an invalid one still reaches the error message.
+func (e enum) toGo(n int64) int64 {
+	if e.goOf != nil && n >= 0 && n < int64(len(e.goOf)) {
+		return e.goOf[n]
+	}
+	return n
+}
+
+// sentinel maps a Go value back to Sentinel's number (what JSON writes and
+// words index); values without a mapping are kept.
+func (e enum) sentinel(g int64) int64 {
+	for n, v := range e.goOf {
+		if v == g {
+			return int64(n)
+		}
+	}
+	return g
 }
 
 // read returns the enum's number for v.

@@ -109,13 +109,13 @@ func TestEqual(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	f := NormalizeFlow(runtime.FlowRule{Resource: "a", Count: 10})
 	if f.ColdFactor != runtime.DefaultColdFactor || f.StatIntervalMs != runtime.DefaultStatIntervalMs ||
-		f.ClusterConfig.WindowIntervalMs != runtime.DefaultStatIntervalMs || f.Resource != "a" || f.Count != 10 {
+		f.ClusterConfig.WindowIntervalMs != runtime.DefaultStatIntervalMs || f.LimitApp != "default" || f.Resource != "a" || f.Count != 10 {
 		t.Errorf("NormalizeFlow of zeros = %+v", f)
 	}
 	if NormalizeFlow(f) != f {
 		t.Error("NormalizeFlow is not idempotent")
 	}
-	set := runtime.FlowRule{ColdFactor: 4, StatIntervalMs: 500, ClusterConfig: runtime.ClusterConfig{WindowIntervalMs: 200}}
+	set := runtime.FlowRule{ColdFactor: 4, StatIntervalMs: 500, LimitApp: "app-a", ClusterConfig: runtime.ClusterConfig{WindowIntervalMs: 200}}
 	if NormalizeFlow(set) != set {
 		t.Errorf("NormalizeFlow changed set fields: %+v", NormalizeFlow(set))
 	}
@@ -127,5 +127,27 @@ func TestNormalize(t *testing.T) {
 	setD := runtime.DegradeRule{MinRequestAmount: 20, StatIntervalMs: 2000}
 	if NormalizeDegrade(setD) != setD {
 		t.Errorf("NormalizeDegrade changed set fields: %+v", NormalizeDegrade(setD))
+	}
+}
+
+// Only splits a set by kind; the parts merge back into the whole.
+func TestOnly(t *testing.T) {
+	s := mustParseText(t, "all.toml", allKindsTOML)
+	var back Set
+	for _, k := range Kinds() {
+		part := s.Only(k)
+		if part.IsEmpty() {
+			t.Errorf("no %s rules", k)
+		}
+		back = back.Merge(part)
+	}
+	if !back.Equal(s) {
+		t.Errorf("merged parts %+v, want %+v", back, s)
+	}
+	if o := s.Only(KindSystem); len(o.Flow)+len(o.ParamFlow) != 0 || len(o.SystemAt) != 1 {
+		t.Errorf("Only(system) = %+v", o)
+	}
+	if !s.Only("gateway").IsEmpty() {
+		t.Error("Only of an unknown kind is not empty")
 	}
 }

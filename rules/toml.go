@@ -10,10 +10,16 @@ import (
 )
 
 // tomlKinds are the top-level keys of the native format.
-var tomlKinds = []string{string(KindFlow), string(KindDegrade)}
+var tomlKinds = func() []string {
+	out := make([]string, len(allKinds))
+	for i, k := range allKinds {
+		out[i] = tomlTable(k)
+	}
+	return out
+}()
 
-// parseTOML reads the native format: [[flow]] and [[degrade]] arrays of
-// tables. Unknown keys are errors, so a typo cannot silently drop a setting.
+// parseTOML reads the native format: [[flow]], [[degrade]], [[paramFlow]],
+// [[system]] and [[authority]] arrays of tables. Unknown keys are errors, so a typo cannot silently drop a setting.
 func parseTOML(name string, data []byte) (Set, error) {
 	if err := checkTOMLDepth(name, data); err != nil {
 		return Set{}, err
@@ -31,7 +37,7 @@ func parseTOML(name string, data []byte) (Set, error) {
 	for _, e := range b.entries(doc, "", Position{File: name}) {
 		items, ok := e.val.items, e.val.kind == valArray
 		if !slices.Contains(tomlKinds, e.key) {
-			msg := "unknown table; the native format has [[flow]] and [[degrade]]"
+			msg := "unknown table; the native format has [[flow]], [[degrade]], [[paramFlow]], [[system]] and [[authority]]"
 			if sg := suggest(e.key, tomlKinds); sg != "" {
 				msg += fmt.Sprintf("; did you mean [[%s]]?", sg)
 			}
@@ -47,7 +53,7 @@ func parseTOML(name string, data []byte) (Set, error) {
 				d.fail(item.pos, e.key, fmt.Sprintf("element %d is %s; each rule is a table", i, item.describe()))
 				continue
 			}
-			d.addRule(Kind(e.key), item)
+			d.addRule(kindOfTable(e.key), item)
 		}
 	}
 	return d.result()

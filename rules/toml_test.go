@@ -16,17 +16,20 @@ func TestEnumSpellings(t *testing.T) {
 		get                       func(runtime.FlowRule) int64
 		want                      int64
 	}
+	// Sentinel's numbers (0 thread, 1 QPS) map to Go's constants, whose
+	// zero value is QPS.
 	grade := func(r runtime.FlowRule) int64 { return int64(r.Grade) }
+	qps, conc := int64(runtime.FlowGradeQPS), int64(runtime.FlowGradeConcurrency)
 	strategy := func(r runtime.FlowRule) int64 { return int64(r.Strategy) }
 	behavior := func(r runtime.FlowRule) int64 { return int64(r.ControlBehavior) }
 	threshold := func(r runtime.FlowRule) int64 { return int64(r.ClusterConfig.ThresholdType) }
 	flowCases := []flowCase{
-		{"grade", `"qps"`, `"qps"`, "", grade, 1},
-		{"grade", `"QPS"`, `"QPS"`, "", grade, 1},
-		{"grade", `1`, `1`, "", grade, 1},
-		{"grade", `"concurrency"`, `"concurrency"`, "", grade, 0},
-		{"grade", `0`, `0`, "", grade, 0},
-		{"grade", `1.0`, `1.0`, "", grade, 1},
+		{"grade", `"qps"`, `"qps"`, "", grade, qps},
+		{"grade", `"QPS"`, `"QPS"`, "", grade, qps},
+		{"grade", `1`, `1`, "", grade, qps},
+		{"grade", `"concurrency"`, `"concurrency"`, "", grade, conc},
+		{"grade", `0`, `0`, "", grade, conc},
+		{"grade", `1.0`, `1.0`, "", grade, qps},
 		{"strategy", `"direct"`, `"direct"`, "", strategy, 0},
 		{"strategy", `0`, `0`, "", strategy, 0},
 		{"strategy", `"relate"`, `"relate"`, `refResource = "other"`, strategy, 1},
@@ -157,8 +160,8 @@ func TestTOMLErrors(t *testing.T) {
 		{"key of another case", "[[flow]]\nresource = 'a'\nRefResource = 'b'\nstrategy = 'relate'\ncount = 1\n",
 			[]string{`e.toml:1: refResource: is required for strategy "relate" and "chain": name the related resource or the entrance`,
 				`e.toml:3: RefResource: unknown field; did you mean "refResource"?`}},
-		{"Sentinel-only key is unknown in TOML", "[[flow]]\nresource = 'a'\nlimitApp = 'default'\ncount = 1\n",
-			[]string{`e.toml:3: limitApp: unknown field`}},
+		{"Sentinel-only key is unknown in TOML", "[[flow]]\nresource = 'a'\nregex = false\ncount = 1\n",
+			[]string{`e.toml:3: regex: unknown field`}},
 		{"unknown key in cluster config", "[[flow]]\nresource = 'a'\nclusterConfig = { flowID = 3 }\ncount = 1\n",
 			[]string{`e.toml:3: clusterConfig.flowID: unknown field; did you mean "flowId"?`}},
 		{"two spellings of one field", "[[flow]]\nresource = 'a'\nstatIntervalMs = 500\nstatInterval = '500ms'\ncount = 1\n",
@@ -234,11 +237,11 @@ func TestTOMLErrors(t *testing.T) {
 		{"inline-array rule without count", "flow = [{ resource = 'a' }]\n",
 			[]string{`e.toml:1: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`}},
 		{"unknown table", "[[flwo]]\nresource = 'a'\n",
-			[]string{`e.toml:1: flwo: unknown table; the native format has [[flow]] and [[degrade]]; did you mean [[flow]]?`}},
+			[]string{`e.toml:1: flwo: unknown table; the native format has [[flow]], [[degrade]], [[paramFlow]], [[system]] and [[authority]]; did you mean [[flow]]?`}},
 		{"single table", "[flow]\nresource = 'a'\n",
 			[]string{`e.toml:1: flow: must be an array of tables: write [[flow]] above each rule`}},
 		{"top-level key", "resource = 'a'\n",
-			[]string{`e.toml:1: resource: unknown table; the native format has [[flow]] and [[degrade]]`}},
+			[]string{`e.toml:1: resource: unknown table; the native format has [[flow]], [[degrade]], [[paramFlow]], [[system]] and [[authority]]`}},
 		{"array of scalars", "flow = [1]\n",
 			[]string{`e.toml:1: flow: element 0 is 1; each rule is a table`}},
 		{"every problem of every rule, in order", "[[flow]]\nresource = ''\ncount = -1\n\n[[degrade]]\nresource = 'b'\ntimeWindow = -1\nminRequestAmount = -2\n\n[[flow]]\nresource = 'c'\ncount = 'x'\n",

@@ -16,41 +16,60 @@ import (
 // the field as documents spell it. A rule without a position is named by its
 // place in s, e.g. "flow[2].count".
 func Validate(s Set) error {
-	return validate(s, nil, nil)
+	return validate(s, nil)
+}
+
+// runtimeErrors is what the runtime's validators say about s, every kind.
+func runtimeErrors(s Set) []*runtime.RuleError {
+	var out []*runtime.RuleError
+	for _, err := range []error{
+		runtime.ValidateFlowRules(s.Flow),
+		runtime.ValidateDegradeRules(s.Degrade),
+		runtime.ValidateParamFlowRules(s.ParamFlow),
+		validateSystemRules(s.System),
+		validateAuthorityRules(s.Authority),
+	} {
+		out = append(out, ruleErrors(err)...)
+	}
+	return out
+}
+
+// ruleKind maps a RuleError's Kind to the document kind. The runtime's
+// spelling of the new kinds is matched loosely (param-flow, paramFlow,
+// "param flow"), so a change of wording there does not lose positions here.
+func ruleKind(kind string) Kind {
+	k := strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(kind))
+	for _, c := range allKinds {
+		if strings.ReplaceAll(string(c), "-", "") == k {
+			return c
+		}
+	}
+	if k == "hotparam" || k == "param" {
+		return KindParamFlow
+	}
+	return KindFlow
 }
 
 // validate is Validate with the sites where Parse read each field, so errors
 // point at the key's line and use the spelling the document used.
-func validate(s Set, flowSites, degradeSites []ruleSites) error {
-	var ruleErrs []*runtime.RuleError
-	for _, err := range []error{runtime.ValidateFlowRules(s.Flow), runtime.ValidateDegradeRules(s.Degrade)} {
-		ruleErrs = append(ruleErrs, ruleErrors(err)...)
-	}
-	// Report in document order: flow rules first, each rule's problems
+func validate(s Set, sites map[Kind][]ruleSites) error {
+	ruleErrs := runtimeErrors(s)
+	// Report in document order: kinds in Set's order, each rule's problems
 	// together.
 	slices.SortStableFunc(ruleErrs, func(a, b *runtime.RuleError) int {
-		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(a.Index, b.Index))
+		return cmp.Or(cmp.Compare(slices.Index(allKinds, ruleKind(a.Kind)), slices.Index(allKinds, ruleKind(b.Kind))), cmp.Compare(a.Index, b.Index))
 	})
 	var errs []error
 	for _, re := range ruleErrs {
-		var (
-			rulePos Position
-			sites   ruleSites
-			key     string
-		)
-		switch re.Kind {
-		case "flow":
-			rulePos, sites = positionAt(s.FlowAt, re.Index, "flow"), siteAt(flowSites, re.Index)
-			key = flowKey(re.Field)
-		default:
-			rulePos, sites = positionAt(s.DegradeAt, re.Index, "degrade"), siteAt(degradeSites, re.Index)
-			key = goToKey(degradeFields, re.Field)
-		}
+		k := ruleKind(re.Kind)
+		rulePos := positionAt(positionsOf(s, k), re.Index, tomlTable(k))
+		ruleSites := siteAt(sites[k], re.Index)
+		key := documentKey(k, re.Field)
 		if key == "" { // a field this package does not know: keep the runtime's name
 			key = re.Field
 		}
 		pos := fieldPosition(rulePos, key)
-		if st, ok := sites[re.Field]; ok {
+		if st, ok := ruleSites[re.Field]; ok {
 			if st.failed { // already reported as a bad value
 				continue
 			}
@@ -61,11 +80,19 @@ func validate(s Set, flowSites, degradeSites []ruleSites) error {
 	return errors.Join(errs...)
 }
 
-func kindRank(kind string) int {
-	if kind == "flow" {
-		return 0
+// positionsOf is the position list of kind k in s.
+func positionsOf(s Set, k Kind) []Position {
+	switch k {
+	case KindDegrade:
+		return s.DegradeAt
+	case KindParamFlow:
+		return s.ParamFlowAt
+	case KindSystem:
+		return s.SystemAt
+	case KindAuthority:
+		return s.AuthorityAt
 	}
-	return 1
+	return s.FlowAt
 }
 
 // ruleErrors flattens a joined error of *runtime.RuleError values; anything
@@ -88,15 +115,38 @@ func ruleErrors(err error) []*runtime.RuleError {
 	return []*runtime.RuleError{{Kind: "flow", Index: -1, Reason: err.Error()}}
 }
 
-// flowKey maps a flow rule's runtime field path to its document key.
-func flowKey(goField string) string {
-	if sub, ok := strings.CutPrefix(goField, "ClusterConfig."); ok {
-		if k := goToKey(clusterFields, sub); k != "" {
-			return "clusterConfig." + k
+// documentKey maps a rule's runtime field path ("Count",
+// "ClusterConfig.FlowID", "Items[2].Count") to its document key, "" when
+// the field is not one a document sets.
+func documentKey(k Kind, goField string) string {
+	if sub, ok := strings.CutPrefix(goField, "ClusterConfig."); ok && (k == KindFlow || k == KindParamFlow) {
+		if key := goToKey(clusterFields, sub); key != "" {
+			return "clusterConfig." + key
 		}
 		return ""
 	}
-	return goToKey(flowFields, goField)
+	switch k {
+	case KindFlow:
+		return goToKey(flowFields, goField)
+	case KindDegrade:
+		return goToKey(degradeFields, goField)
+	case KindSystem:
+		return goToKey(systemFields, goField)
+	case KindAuthority:
+		return goToKey(authorityFields, goField)
+	}
+	// Items[i] or Items[i].Field
+	if rest, ok := strings.CutPrefix(goField, "Items["); ok {
+		idx, sub, _ := strings.Cut(rest, "]")
+		key := "paramFlowItemList[" + idx + "]"
+		if sub, ok := strings.CutPrefix(sub, "."); ok {
+			if k := goToKey(paramItemFields, sub); k != "" {
+				return key + "." + k
+			}
+		}
+		return key
+	}
+	return goToKey(paramFlowFields, goField)
 }
 
 // positionAt returns where rule i was read; rules built in code are named by

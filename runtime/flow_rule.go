@@ -2,14 +2,19 @@ package runtime
 
 import "strconv"
 
-// FlowGrade is what a flow rule counts. Values are Sentinel's.
+// FlowGrade is what a flow rule (or a hot-parameter rule) counts. The zero
+// value is FlowGradeQPS, as Java's FlowRule defaults to QPS: a
+// FlowRule{Resource: "x", Count: 3} admits 3 calls per second. The numbers
+// are not Sentinel's (there 0 is thread, 1 QPS); the rules package maps
+// Sentinel's numbers when it reads or writes Sentinel JSON, so convert with
+// it, never with a cast.
 type FlowGrade int32
 
 const (
-	// FlowGradeConcurrency limits calls in flight.
-	FlowGradeConcurrency FlowGrade = 0
-	// FlowGradeQPS limits passed calls per second.
-	FlowGradeQPS FlowGrade = 1
+	// FlowGradeQPS limits passed calls per second. It is the zero value.
+	FlowGradeQPS FlowGrade = 0
+	// FlowGradeConcurrency limits calls in flight (Sentinel's thread grade).
+	FlowGradeConcurrency FlowGrade = 1
 )
 
 // FlowStrategy says whose traffic a flow rule measures. Values are Sentinel's.

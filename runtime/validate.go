@@ -82,7 +82,7 @@ func ValidateFlowRules(rules []FlowRule) error {
 			fail("Resource", "is empty")
 		}
 		if r.Grade != FlowGradeConcurrency && r.Grade != FlowGradeQPS {
-			fail("Grade", fmt.Sprintf("%d is not a flow grade (0 concurrency, 1 QPS)", r.Grade))
+			fail("Grade", fmt.Sprintf("%d is not a flow grade (0 QPS, 1 concurrency)", r.Grade))
 		}
 		if badNumber(r.Count) {
 			fail("Count", fmt.Sprintf("%v must be a finite number >= 0", r.Count))

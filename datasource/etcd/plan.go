@@ -11,7 +11,7 @@ import (
 )
 
 // kinds are the rule kinds a Set holds, in the order Write places them.
-var kinds = []rules.Kind{rules.KindFlow, rules.KindDegrade}
+var kinds = rules.Kinds()
 
 // planWrite decides what each key receives so that, after the write, the
 // merge of all documents equals set: each kind's rules go to one target key,
@@ -136,11 +136,6 @@ func (s *Source) document(key string, data []byte) rules.Document {
 }
 
 // only returns the rules of one kind of set, with their positions.
-func only(set rules.Set, kind rules.Kind) rules.Set {
-	if kind == rules.KindFlow {
-		return rules.Set{Flow: set.Flow, FlowAt: set.FlowAt}
-	}
-	return rules.Set{Degrade: set.Degrade, DegradeAt: set.DegradeAt}
-}
+func only(set rules.Set, kind rules.Kind) rules.Set { return set.Only(kind) }
 
-func isEmpty(set rules.Set) bool { return len(set.Flow) == 0 && len(set.Degrade) == 0 }
+func isEmpty(set rules.Set) bool { return set.IsEmpty() }

@@ -130,3 +130,28 @@ func (r *LogRecorder) Records(t testing.TB, level string) []map[string]any {
 	}
 	return out
 }
+
+// AllKindsTOML is a rule of every kind on resource, each threshold derived
+// from n so that two values of n give sets that differ in every kind.
+func AllKindsTOML(resource string, n int) string {
+	return FlowTOML(resource, float64(n)) + DegradeTOML(resource, float64(n)) +
+		fmt.Sprintf("[[paramFlow]]\nresource = %q\nparamIdx = 0\ncount = %d\nparamFlowItemList = [{ object = \"hot\", classType = \"String\", count = %d }]\n", resource, n, n+1) +
+		fmt.Sprintf("[[system]]\nqps = %d\n", 1000+n) +
+		fmt.Sprintf("[[authority]]\nresource = %q\nlimitApp = \"app-%d\"\nstrategy = \"black\"\n", resource, n)
+}
+
+// AllKindsInForce describes the rules in force of the kinds flow rules do
+// not cover, for comparing: "param:5 system:1005 authority:app-5".
+func AllKindsInForce() string {
+	var b strings.Builder
+	for _, r := range sentinel.ParamFlowRules() {
+		fmt.Fprintf(&b, "param:%g ", r.Count)
+	}
+	for _, r := range sentinel.SystemRules() {
+		fmt.Fprintf(&b, "system:%g ", r.QPS)
+	}
+	for _, r := range sentinel.AuthorityRules() {
+		fmt.Fprintf(&b, "authority:%s ", r.LimitApp)
+	}
+	return strings.TrimSpace(b.String())
+}

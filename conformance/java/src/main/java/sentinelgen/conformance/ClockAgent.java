@@ -16,8 +16,8 @@ import net.bytebuddy.asm.MemberSubstitution;
  * A Java agent (the jar's Premain-Class) that rewrites Sentinel's classes as
  * they load: every call of TimeUtil.currentTimeMillis() reads FakeClock, and
  * in the flow controllers (the rate limiter's and the prioritized entry's
- * waits) System.nanoTime(), Thread.sleep(long) and LockSupport.parkNanos(long)
- * go to FakeClock too.
+ * waits, the hot-parameter rate limiter's) System.nanoTime(), Thread.sleep(long),
+ * TimeUnit.sleep(long) and LockSupport.parkNanos(long) go to FakeClock too.
  *
  * Mockito's mockStatic, which Sentinel's own tests use for TimeUtil, cannot
  * do the second half: it refuses System and Thread, and a mocked static only
@@ -47,6 +47,9 @@ public final class ClockAgent {
         "com.alibaba.csp.sentinel.slots.block.flow.controller.ThrottlingController",
         "com.alibaba.csp.sentinel.slots.block.flow.controller.WarmUpController",
         "com.alibaba.csp.sentinel.slots.block.flow.controller.WarmUpRateLimiterController",
+        // sentinel-parameter-flow-control 1.8.9: the token bucket and the
+        // rate limiter (which waits with TimeUnit.sleep).
+        "com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowChecker",
     };
 
     /** Installs the rewriting before Main loads any Sentinel class. */
@@ -60,7 +63,9 @@ public final class ClockAgent {
                 .method(named("sleep").and(takesArguments(long.class)).and(isDeclaredBy(Thread.class)))
                 .replaceWith(FakeClock.class.getMethod("sleep", long.class))
                 .method(named("parkNanos").and(takesArguments(long.class)).and(isDeclaredBy(java.util.concurrent.locks.LockSupport.class)))
-                .replaceWith(FakeClock.class.getMethod("parkNanos", long.class));
+                .replaceWith(FakeClock.class.getMethod("parkNanos", long.class))
+                .method(named("sleep").and(takesArguments(long.class)).and(isDeclaredBy(java.util.concurrent.TimeUnit.class)))
+                .replaceWith(FakeClock.class.getMethod("sleepIn", java.util.concurrent.TimeUnit.class, long.class));
         new AgentBuilder.Default()
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .disableClassFormatChanges()

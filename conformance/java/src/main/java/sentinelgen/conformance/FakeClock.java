@@ -51,6 +51,14 @@ public final class FakeClock {
     }
 
     /** Replaces LockSupport.parkNanos(long) in the flow controllers. */
+    /**
+     * TimeUnit.sleep(long), as the hot-parameter rate limiter calls it
+     * (TimeUnit.MILLISECONDS.sleep): the receiver comes first.
+     */
+    public static void sleepIn(java.util.concurrent.TimeUnit unit, long d) throws InterruptedException {
+        parkNanos(unit.toNanos(d));
+    }
+
     public static void parkNanos(long ns) {
         if (Thread.currentThread() != driver) {
             java.util.concurrent.locks.LockSupport.parkNanos(ns);

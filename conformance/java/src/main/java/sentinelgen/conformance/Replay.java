@@ -15,6 +15,9 @@ import com.alibaba.csp.sentinel.context.ContextAccess;
 import com.alibaba.csp.sentinel.context.ContextUtil;
 import com.alibaba.csp.sentinel.node.ClusterNode;
 import com.alibaba.csp.sentinel.slots.block.BlockException;
+import com.alibaba.csp.sentinel.slots.block.authority.AuthorityException;
+import com.alibaba.csp.sentinel.slots.block.authority.AuthorityRule;
+import com.alibaba.csp.sentinel.slots.block.authority.AuthorityRuleManager;
 import com.alibaba.csp.sentinel.slots.block.degrade.BreakerAccess;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeException;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRule;
@@ -23,7 +26,13 @@ import com.alibaba.csp.sentinel.slots.block.degrade.circuitbreaker.CircuitBreake
 import com.alibaba.csp.sentinel.slots.block.flow.FlowException;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
+import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowException;
+import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRule;
+import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRuleManager;
 import com.alibaba.csp.sentinel.slots.clusterbuilder.ClusterBuilderSlot;
+import com.alibaba.csp.sentinel.slots.system.SystemBlockException;
+import com.alibaba.csp.sentinel.slots.system.SystemRule;
+import com.alibaba.csp.sentinel.slots.system.SystemRuleManager;
 import com.alibaba.fastjson.JSON;
 import com.alibaba.fastjson.JSONArray;
 import com.alibaba.fastjson.JSONObject;
@@ -99,6 +108,9 @@ final class Replay {
         open.clear();
         FlowRuleManager.loadRules(new ArrayList<>());
         DegradeRuleManager.loadRules(new ArrayList<>());
+        ParamFlowRuleManager.loadRules(new ArrayList<>());
+        SystemRuleManager.loadRules(new ArrayList<>());
+        AuthorityRuleManager.loadRules(new ArrayList<>());
         degrade = new ArrayList<>();
     }
 
@@ -134,6 +146,18 @@ final class Replay {
             List<DegradeRule> list = JSON.parseObject(deg.toJSONString(), new TypeReference<List<DegradeRule>>() {});
             DegradeRuleManager.loadRules(list);
             degrade = list;
+        }
+        JSONArray param = ev.getJSONArray("paramFlow");
+        if (param != null) {
+            ParamFlowRuleManager.loadRules(JSON.parseObject(param.toJSONString(), new TypeReference<List<ParamFlowRule>>() {}));
+        }
+        JSONArray system = ev.getJSONArray("system");
+        if (system != null) {
+            SystemRuleManager.loadRules(JSON.parseObject(system.toJSONString(), new TypeReference<List<SystemRule>>() {}));
+        }
+        JSONArray authority = ev.getJSONArray("authority");
+        if (authority != null) {
+            AuthorityRuleManager.loadRules(JSON.parseObject(authority.toJSONString(), new TypeReference<List<AuthorityRule>>() {}));
         }
         return "rules flow=" + FlowRuleManager.getRules().size() + " degrade=" + DegradeRuleManager.getRules().size();
     }
@@ -187,6 +211,15 @@ final class Replay {
         }
         if (b instanceof DegradeException) {
             return "block degrade #" + degrade.indexOf(b.getRule());
+        }
+        if (b instanceof ParamFlowException) {
+            return "block param-flow value=" + ((ParamFlowException) b).getLimitParam();
+        }
+        if (b instanceof SystemBlockException) {
+            return "block system " + ((SystemBlockException) b).getLimitType();
+        }
+        if (b instanceof AuthorityException) {
+            return "block authority";
         }
         return "block " + b.getClass().getSimpleName();
     }
