@@ -59,6 +59,22 @@
 // variadic. A method whose results do not end in error can report a block
 // only through a handler, so it needs at least one.
 //
+// # Hot parameters
+//
+// Hot-parameter rules (runtime.ParamFlowRule) limit calls per value of one
+// argument. Their ParamIdx counts the parameters after a leading
+// context.Context, which a Java method does not have, so Detail(ctx, sku
+// string) has sku at 0 as Java's detail(String sku) does; without a
+// context.Context every parameter counts. Resource.HotParams lists them
+// with the key each one gives, decided from its go/types type (a named
+// type counts by its underlying type): a string, a signed or unsigned
+// integer, a float or a bool; a type with the method ParamFlowKey() string
+// (Sentinel's ParamFlowArgument), whose result is the key, called only on a
+// non-nil pointer or interface; a slice of strings, integers, floats or
+// bools, each element a key; a type parameter whose type set is all of one
+// of those kinds. Anything else (structs, maps, pointers, complex numbers,
+// arrays, slices of key-method types) cannot be a key.
+//
 // # Generated names
 //
 // gen declares, for a type T with guarded methods, GuardedT and NewGuardedT

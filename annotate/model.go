@@ -67,6 +67,9 @@ type Resource struct {
 	Trace           []ErrorMatcher // if non-empty, only these errors are traced
 	EntryType       EntryType      // directive `entryType`, default EntryOut
 	ResourceType    ResourceType   // directive `resourceType`, default ResourceCommon
+	// HotParams are the parameters hot-parameter rules index, with their
+	// key kinds: Func.Params after a leading context.Context (see HotParam).
+	HotParams []HotParam
 	// GeneratedName is the exported or unexported name of the generated
 	// wrapper: for a method, the method name itself (on the wrapper type); for
 	// a package-level function F, "GuardedF" (or "guardedF" for f).

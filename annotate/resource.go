@@ -33,6 +33,7 @@ func (c *checker) resource(a annotated) *Resource {
 	r := &Resource{
 		Pos:           a.dir.Pos,
 		Func:          fn,
+		HotParams:     c.hotParams(fn, sig),
 		GeneratedName: fn.Name,
 	}
 	if fn.Recv == nil {

@@ -17,7 +17,8 @@
 // Each concern has its own file: names.go (identifier allocation),
 // imports.go and imports_group.go (import names and layout, formatting),
 // typeexpr.go (go/types to source), resources.go, wrapper.go, method.go,
-// errfilter.go and assert.go (the pieces of one file), generate.go
+// hotparams.go (parameter names and hot-parameter keys), errfilter.go and
+// assert.go (the pieces of one file), generate.go
 // (assembling them), sync.go (writing, checking, deleting, concurrently),
 // modelkey.go and typekey.go (the model's encoding for the cache key),
 // toolid.go (the generator's identity), cache.go and cache_trim.go (the

@@ -123,6 +123,8 @@ func (b *guardedBody) signature() *jen.Statement {
 //
 //	var e runtime.Entry
 //	if blockErr := res.EntryTo(&e, ctx); blockErr != nil { return <block path> }
+//	  (for a function with hot-parameter keys, the entry of enterWithArgs,
+//	  then if blockErr != nil { return <block path> })
 //	returned := false
 //	defer func() { <if !returned: trace the panic>; e.Exit() }()
 //	<call>
@@ -147,15 +149,20 @@ func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.H
 		ctx = jen.Id(b.params[0])
 	}
 	returned := b.local.fresh("returned")
-	stmts := []jen.Code{
-		jen.Var().Id(entry).Qual(runtimePath, "Entry"),
-		jen.If(
+	stmts := []jen.Code{jen.Var().Id(entry).Qual(runtimePath, "Entry")}
+	if hasKeys(b.r) {
+		stmts = append(stmts, b.enterWithArgs(entry, blockErr, ctx)...)
+		stmts = append(stmts, jen.If(jen.Id(blockErr).Op("!=").Nil()).Block(b.blocked(blockErr, handler)...))
+	} else {
+		stmts = append(stmts, jen.If(
 			jen.Id(blockErr).Op(":=").Id(b.g.resVar[b.r]).Dot("EntryTo").Call(jen.Op("&").Id(entry), ctx),
 			jen.Id(blockErr).Op("!=").Nil(),
-		).Block(b.blocked(blockErr, handler)...),
+		).Block(b.blocked(blockErr, handler)...))
+	}
+	stmts = append(stmts,
 		jen.Id(returned).Op(":=").False(),
 		jen.Defer().Func().Params().Block(b.exit(entry, returned)...).Call(),
-	}
+	)
 	return append(stmts, b.admitted(entry, returned, target, handler)...)
 }
 
@@ -336,7 +343,7 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 	}
 	if r.Func.ErrorResult < 0 {
 		b.WriteString("\n" + panicDoc(r))
-		return b.String()
+		return b.String() + hotParamsDoc(r)
 	}
 	switch {
 	case r.Fallback != nil:
@@ -357,7 +364,7 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 		fmt.Fprintf(&b, "\nErrors %s are returned unchanged and not traced.", strings.Join(untraced, " or "))
 	}
 	b.WriteString("\n" + panicDoc(r))
-	return b.String()
+	return b.String() + hotParamsDoc(r)
 }
 
 // isGeneric reports whether the guarded function or its receiver type has

@@ -23,7 +23,8 @@ func (g *fileGen) resourceVars() {
 }
 
 // resourceOptions writes the options that differ from the runtime's defaults
-// (outbound traffic, common type); defaults are left out to keep the line short.
+// (outbound traffic, common type, no parameter names); defaults are left out
+// to keep the line short.
 func resourceOptions(r *annotate.Resource) []jen.Code {
 	var opts []jen.Code
 	if r.EntryType == annotate.EntryIn {
@@ -31,6 +32,9 @@ func resourceOptions(r *annotate.Resource) []jen.Code {
 	}
 	if r.ResourceType != annotate.ResourceCommon {
 		opts = append(opts, jen.Qual(runtimePath, "WithResourceType").Call(jen.Qual(runtimePath, resourceTypeName(r.ResourceType))))
+	}
+	if names := paramNamesOption(r); names != nil {
+		opts = append(opts, names)
 	}
 	return opts
 }

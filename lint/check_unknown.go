@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -66,4 +67,22 @@ func checkUnknownResource(p *pass) {
 			unknown(p.degradeAt(i), "resource", r.Resource, nowhere, names)
 		}
 	}
+	for i, r := range p.set.ParamFlow {
+		if !p.known(r.Resource) {
+			unknown(p.paramFlowAt(i), "resource", r.Resource, nowhere, names)
+		}
+	}
+	for i, r := range p.set.Authority {
+		if !p.known(r.Resource) {
+			unknown(authorityAt(p, i), "resource", r.Resource, nowhere, names)
+		}
+	}
+}
+
+// authorityAt is flowAt for authority rules.
+func authorityAt(p *pass, i int) rules.Position {
+	if i < len(p.set.AuthorityAt) && !p.set.AuthorityAt[i].IsZero() {
+		return p.set.AuthorityAt[i]
+	}
+	return rules.Position{Path: fmt.Sprintf("authority[%d]", i)}
 }

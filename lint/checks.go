@@ -35,6 +35,26 @@ var checks = []Check{
 		Lesson:  "a rule for a misspelled or renamed resource is accepted and guards nothing",
 	},
 	{
+		ID: "param-index", Severity: Error, run: checkParamIndex,
+		Summary: "a param-flow rule's paramIdx is outside the guarded method's parameters (counted after ctx; negative from the end)",
+		Lesson:  "Sentinel passes a call whose argument the index misses: the hot-parameter limit is accepted, shows in every listing and limits nothing",
+	},
+	{
+		ID: "unknown-param", Severity: Error, run: checkUnknownParam,
+		Summary: "a param-flow rule names (param = \"...\") a parameter the guarded method does not have",
+		Lesson:  "a parameter renamed in the code leaves its rule behind: loading it fails, and the last good rules stay in force without the change",
+	},
+	{
+		ID: "param-not-key", Severity: Error, run: checkParamNotKey,
+		Summary: "a param-flow rule selects a parameter whose Go type cannot be a key (a struct, map, pointer, ... without a ParamFlowKey() string method)",
+		Lesson:  "the wrapper hands the runtime no key for such a parameter, as Sentinel gets null, so the hot value the rule was written for is never limited",
+	},
+	{
+		ID: "param-item-type", Severity: Error, run: checkParamItemType,
+		Summary: "a param-flow item's classType gives a value of another kind than the parameter's keys (an int item on a string parameter)",
+		Lesson:  "an item only matches an argument of its kind: the exception for the VIP value silently never applies and that value gets the rule's common count",
+	},
+	{
 		ID: "conflicting-rules", Severity: Error, run: checkConflictingRules,
 		Summary: "the same limiter (resource, grade, strategy, refResource, behaviour) is configured twice with different settings",
 		Lesson:  "every copy is enforced, so the stricter one silently wins whatever the author of the other meant",
@@ -75,6 +95,11 @@ var checks = []Check{
 		Lesson:  "gateway 5000, service 3000, method 1000: only the 1000 ever acts and the other two are decoration; give each layer its own job or keep one limit",
 	},
 	{ID: "golang-stat-interval", Severity: Warning, run: checkGolangInterval, Summary: "a Sentinel JSON flow rule carries a per-rule interval other than 1 s, as rules migrated from sentinel-golang do", Lesson: "sentinel-golang counts threshold per statIntervalInMs, the runtime counts count per second: a migrated rule with a 10 s interval is 10x looser"},
+	{
+		ID: "param-item-java", Severity: Warning, run: checkParamItemJava,
+		Summary: "a param-flow item's classType has another width than the Go parameter (int for an int64, float for a float64): matched here, never in Java",
+		Lesson:  "Java's Sentinel compares the boxed argument with the item by equals, so an Integer item never matches a Long argument (sentinel-golang misses int against int64 the same way); this runtime matches any integer class, so one rule file limits differently in Go and Java services",
+	},
 	{
 		ID: "rule-warning", Severity: Warning, run: checkRuleWarnings,
 		Summary: "the rule reader ignored something, e.g. a Sentinel JSON field it does not know",

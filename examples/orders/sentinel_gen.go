@@ -23,9 +23,9 @@ var (
 // The resources of this package, created once when it is initialised.
 var (
 	// resOrderServiceCreateOrder is resource "createOrder", guarding (*OrderService).CreateOrder.
-	resOrderServiceCreateOrder = runtime.NewResource("createOrder", runtime.WithTrafficType(runtime.TrafficInbound))
+	resOrderServiceCreateOrder = runtime.NewResource("createOrder", runtime.WithTrafficType(runtime.TrafficInbound), runtime.WithParamNames("req"))
 	// resOrderServiceQueryStock is resource "queryStock", guarding (*OrderService).QueryStock.
-	resOrderServiceQueryStock = runtime.NewResource("queryStock", runtime.WithResourceType(runtime.ResourceTypeRPC))
+	resOrderServiceQueryStock = runtime.NewResource("queryStock", runtime.WithResourceType(runtime.ResourceTypeRPC), runtime.WithParamNames("sku"))
 )
 
 // GuardedOrderService is *OrderService with Sentinel flow control and circuit breaking on its annotated methods:
@@ -48,6 +48,7 @@ func NewGuardedOrderService(inner *OrderService) *GuardedOrderService {
 // Errors matching ignore=*ValidationError are returned unchanged and not traced.
 // A panic is traced when its value, or runtime.ErrPanicked for a value that is not an error,
 // would be traced if returned, and goes on to the caller unchanged: the fallback does not see it.
+// Hot-parameter rules index its parameters after ctx: 0 req (cannot be a key).
 func (g *GuardedOrderService) CreateOrder(ctx context.Context, req *CreateOrderRequest) (*Order, error) {
 	var e runtime.Entry
 	if blockErr := resOrderServiceCreateOrder.EntryTo(&e, ctx); blockErr != nil {
@@ -94,9 +95,17 @@ func traceOrderServiceCreateOrder(err error) bool {
 // A blocked call returns the result of fallback estimateStock.
 // An error it returns is traced, then answered by fallback estimateStock.
 // A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
+// Hot-parameter rules index its parameters after ctx: 0 sku (string).
 func (g *GuardedOrderService) QueryStock(ctx context.Context, sku string) (StockLevel, error) {
 	var e runtime.Entry
-	if blockErr := resOrderServiceQueryStock.EntryTo(&e, ctx); blockErr != nil {
+	var blockErr *runtime.BlockError
+	if resOrderServiceQueryStock.HasParamRules() {
+		args := [1]runtime.ParamArg{runtime.StringArg(sku)}
+		blockErr = resOrderServiceQueryStock.EntryArgsTo(&e, ctx, args[:])
+	} else {
+		blockErr = resOrderServiceQueryStock.EntryTo(&e, ctx)
+	}
+	if blockErr != nil {
 		return g.OrderService.estimateStock(ctx, sku, blockErr)
 	}
 	returned := false

@@ -20,7 +20,7 @@ var (
 // The resources of this package, created once when it is initialised.
 var (
 	// resServiceGet is resource "benchcase.generated", guarding (*Service).Get.
-	resServiceGet = runtime.NewResource("benchcase.generated")
+	resServiceGet = runtime.NewResource("benchcase.generated", runtime.WithParamNames("id"))
 )
 
 // GuardedService is *Service with Sentinel flow control and circuit breaking on its annotated methods:
@@ -40,9 +40,17 @@ func NewGuardedService(inner *Service) *GuardedService {
 // A blocked call returns the result of fallback getFallback.
 // An error it returns is traced, then answered by fallback getFallback.
 // A panic is traced as an error and goes on to the caller unchanged: the fallback does not see it.
+// Hot-parameter rules index its parameters after ctx: 0 id (signed integer).
 func (g *GuardedService) Get(ctx context.Context, id int) (int, error) {
 	var e runtime.Entry
-	if blockErr := resServiceGet.EntryTo(&e, ctx); blockErr != nil {
+	var blockErr *runtime.BlockError
+	if resServiceGet.HasParamRules() {
+		args := [1]runtime.ParamArg{runtime.IntArg(int64(id))}
+		blockErr = resServiceGet.EntryArgsTo(&e, ctx, args[:])
+	} else {
+		blockErr = resServiceGet.EntryTo(&e, ctx)
+	}
+	if blockErr != nil {
 		return g.Service.getFallback(ctx, id, blockErr)
 	}
 	returned := false

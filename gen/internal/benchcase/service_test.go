@@ -9,6 +9,7 @@ import (
 	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/gen"
 	"github.com/sentinelgen/sentinelgen/internal/cachedir"
+	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // The checked-in generated file must be what the generator writes today.
@@ -47,6 +48,62 @@ func TestGuardedCallDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// useParamRule puts one hot-parameter rule on the generated resource's id
+// in force for the rest of tb, with a threshold no benchmark reaches.
+func useParamRule(tb testing.TB) {
+	tb.Helper()
+	err := runtime.LoadRules(runtime.Rules{ParamFlow: []runtime.ParamFlowRule{{
+		Resource: "benchcase.generated", Grade: runtime.FlowGradeQPS, ParamIdx: 0, Count: 1e12,
+	}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+}
+
+// With a param rule in force the wrapper builds the key of id on the stack
+// and hands it to the runtime: still nothing allocated, for a value the
+// rule has seen before.
+func TestGuardedCallWithParamRuleDoesNotAllocate(t *testing.T) {
+	useParamRule(t)
+	g := NewGuardedService(&Service{})
+	ctx := context.Background()
+	if !resServiceGet.HasParamRules() {
+		t.Fatal("the param rule is not in force")
+	}
+	for _, id := range []int{1, -1} {
+		_, _ = g.Get(ctx, id) // the value's first sight stores it
+		allocs := testing.AllocsPerRun(1000, func() {
+			if _, err := g.Get(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("Get(%d): %v allocations per call; want 0", id, allocs)
+		}
+	}
+}
+
+// The generated call hands its id to the runtime: a rule refusing one id
+// sends that call to the fallback and lets the others through.
+func TestParamRuleSeesTheId(t *testing.T) {
+	err := runtime.LoadRules(runtime.Rules{ParamFlow: []runtime.ParamFlowRule{{
+		Resource: "benchcase.generated", Grade: runtime.FlowGradeQPS, ParamIdx: 0, Count: 1e12,
+		Items: []runtime.ParamFlowItem{{Object: "13", ClassType: "long", Count: 0}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+	g := NewGuardedService(&Service{})
+	if v, _ := g.Get(context.Background(), 13); v != -1 {
+		t.Errorf("Get(13) = %d; want the fallback's -1", v)
+	}
+	if v, _ := g.Get(context.Background(), 12); v != 24 {
+		t.Errorf("Get(12) = %d; want 24", v)
+	}
+}
+
 func TestGuardedAndHandWrittenAgree(t *testing.T) {
 	g := NewGuardedService(&Service{})
 	for _, id := range []int{3, -3} {
@@ -66,6 +123,20 @@ func BenchmarkGenerated(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		v, _ := g.Get(ctx, i)
+		sink += v
+	}
+}
+
+// BenchmarkGeneratedParamRule is BenchmarkGenerated with one hot-parameter
+// rule on id in force: the keys are built and checked on every call. The
+// ids cycle through 64 values, hot values the rule already tracks.
+func BenchmarkGeneratedParamRule(b *testing.B) {
+	useParamRule(b)
+	g := NewGuardedService(&Service{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		v, _ := g.Get(ctx, i&63)
 		sink += v
 	}
 }

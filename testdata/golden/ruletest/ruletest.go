@@ -15,14 +15,23 @@ import (
 // for the rest of t.
 func Use(t testing.TB, flow []runtime.FlowRule, degrade []runtime.DegradeRule) {
 	t.Helper()
-	runtime.SetClock(runtime.NewManualClock(time.Hour))
-	if err := runtime.LoadRules(runtime.Rules{Flow: flow, Degrade: degrade}); err != nil {
+	UseRules(t, runtime.Rules{Flow: flow, Degrade: degrade})
+}
+
+// UseRules installs a manual clock and exactly the given rules of every
+// kind for the rest of t; it returns the clock.
+func UseRules(t testing.TB, rules runtime.Rules) *runtime.ManualClock {
+	t.Helper()
+	clock := runtime.NewManualClock(time.Hour)
+	runtime.SetClock(clock)
+	if err := runtime.LoadRules(rules); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		_ = runtime.LoadRules(runtime.Rules{})
 		runtime.SetClock(nil)
 	})
+	return clock
 }
 
 // UseFlow is Use with flow rules only.
