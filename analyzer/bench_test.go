@@ -9,7 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/sentinelgen/sentinelgen/analyzer"
+	"github.com/sentinelgen/sentinelgen/annotate"
 )
 
 // vetMode is what go vet gives an analysis: the target packages' syntax
@@ -54,7 +54,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 		b.Run(name+"/sentinel", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				g, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
+				g, err := checker.Analyze([]*analysis.Analyzer{annotate.Analyzer}, pkgs, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -62,7 +62,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 					if act.Err != nil {
 						b.Fatal(act.Err)
 					}
-					if act.Analyzer == analyzer.Analyzer && len(act.Diagnostics) > 0 {
+					if act.Analyzer == annotate.Analyzer && len(act.Diagnostics) > 0 {
 						b.Fatalf("%s: %s", act.Package.PkgPath, act.Diagnostics[0].Message)
 					}
 				}

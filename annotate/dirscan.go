@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/build/constraint"
 	"go/parser"
@@ -74,8 +75,7 @@ func scanDir(p *loader.Package) scanned {
 		}
 		if strings.HasSuffix(name, "_test.go") {
 			for _, at := range directives(fset, f) {
-				s.diags = append(s.diags, newDiagnostic(at,
-					"%s in a test file: sentinelgen generates only from a package's non-test files, so this would guard nothing; move the function to a non-test file or remove the directive", ResourceDirective))
+				s.diags = append(s.diags, testFileDiagnostic(at))
 			}
 			continue
 		}
@@ -131,4 +131,16 @@ func (s *scanned) sortedConstraints() []constrainedFile {
 		out[i] = s.constrained[k]
 	}
 	return out
+}
+
+// testFileDiagnostic reports a directive (or near miss) in a _test.go file:
+// the generator's and the Analyzer's message.
+func testFileDiagnostic(at token.Position) Diagnostic {
+	return newDiagnostic(at, "%s in a test file: sentinelgen generates only from a package's non-test files, so this would guard nothing; move the function to a non-test file or remove the directive", ResourceDirective)
+}
+
+// unbuiltFileDiagnostic reports a directive in a file whose build
+// constraint x no configuration satisfies.
+func unbuiltFileDiagnostic(at token.Position, x fmt.Stringer) Diagnostic {
+	return newDiagnostic(at, "%s in a file no build includes (//go:build %s); nothing would be generated for it: change the constraint or remove the directive", ResourceDirective, x)
 }

@@ -118,4 +118,15 @@
 // admitting exactly that group. Tags given with Options.Tags hold on every
 // platform. Directives in _test.go files, and in files no build includes,
 // are reported: nothing would be generated for them.
+//
+// # Analyzer
+//
+// Analyzer runs Check in any go/analysis driver (go vet -vettool, go fix
+// -fixtool, golangci-lint, cmd/sentinelvet), with suggested fixes, and
+// reports directives in test files and in files no build includes as Load
+// does. It also reports the generated file built for the pass's platform
+// when it is missing, stale or left over, without rendering it: the
+// generator writes the model's Fingerprint on the line after its header,
+// and the Analyzer compares it with the fingerprint of the pass's own
+// directives. sentinelgen -check remains the byte-exact comparison.
 package annotate

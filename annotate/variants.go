@@ -54,7 +54,7 @@ func planVariants(cs []constrainedFile, fixed map[string]bool, host platform) ([
 	var live []constrainedFile
 	for _, c := range cs {
 		if !slices.ContainsFunc(points, func(p point) bool { return eval(c.expr, p, fixed) }) {
-			diags = append(diags, newDiagnostic(c.at, "%s in a file no build includes (//go:build %s); nothing would be generated for it: change the constraint or remove the directive", ResourceDirective, c.expr))
+			diags = append(diags, unbuiltFileDiagnostic(c.at, c.expr))
 			continue
 		}
 		live = append(live, c)

@@ -59,7 +59,24 @@ func Generate(pkg *annotate.Package) (out []byte, err error) {
 		// gofmt writes constraints by hand.
 		out = bytes.Replace(out, []byte(Header+"\n//go:build"), []byte(Header+"\n\n//go:build"), 1)
 	}
-	return out, nil
+	return withFingerprint(out, pkg), nil
+}
+
+// withFingerprint puts the model's fingerprint on the line after Header,
+// for the Analyzer (annotate.Analyzer), which compares it with the one it
+// computes from a pass's files instead of rendering. A model that cannot
+// be fingerprinted gets no line; the Analyzer, which cannot fingerprint it
+// either, then leaves that file to sentinelgen -check.
+func withFingerprint(out []byte, pkg *annotate.Package) []byte {
+	fp, err := annotate.Fingerprint(pkg)
+	if err != nil || !bytes.HasPrefix(out, []byte(Header+"\n")) {
+		return out
+	}
+	line := annotate.FingerprintPrefix + fp + "\n"
+	res := make([]byte, 0, len(out)+len(line))
+	res = append(res, out[:len(Header)+1]...)
+	res = append(res, line...)
+	return append(res, out[len(Header)+1:]...)
 }
 
 // fileName is the base name of the file a model is generated into.

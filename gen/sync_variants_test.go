@@ -57,8 +57,9 @@ func TestSyncVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.HasPrefix(got, []byte(Header+"\n\n"+line+"\npackage p\n")) {
-			t.Errorf("%s does not start with the header and %q:\n%s", file, line, got)
+		head, rest, _ := bytes.Cut(got, []byte("\n\n"))
+		if !bytes.HasPrefix(head, []byte(Header+"\n"+annotate.FingerprintPrefix)) || !bytes.HasPrefix(rest, []byte(line+"\npackage p\n")) {
+			t.Errorf("%s does not start with the header, the fingerprint and %q:\n%s", file, line, got)
 		}
 	}
 	if _, err := os.Stat(stalePath); !os.IsNotExist(err) {

@@ -1,5 +1,5 @@
 // Package lintplugin is sentinelgen's golangci-lint v2 module plugin: it
-// registers the linter "sentinel", which runs analyzer.Analyzer, the
+// registers the linter "sentinel", which runs annotate.Analyzer, the
 // generator's checks and the stale-file check, with its suggested fixes
 // (golangci-lint run --fix applies them).
 //
@@ -24,7 +24,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/sentinelgen/sentinelgen/analyzer"
+	"github.com/sentinelgen/sentinelgen/annotate"
 )
 
 // Name is the linter's name in .golangci.yml.
@@ -46,7 +46,7 @@ type plugin struct{}
 
 // BuildAnalyzers returns the one Analyzer.
 func (plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{analyzer.Analyzer}, nil
+	return []*analysis.Analyzer{annotate.Analyzer}, nil
 }
 
 // GetLoadMode asks for type information: every check needs the types of

@@ -5,7 +5,7 @@ import (
 
 	"github.com/golangci/plugin-module-register/register"
 
-	"github.com/sentinelgen/sentinelgen/analyzer"
+	"github.com/sentinelgen/sentinelgen/annotate"
 )
 
 // TestRegistered checks what golangci-lint finds under the linter's name:
@@ -24,8 +24,8 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(as) != 1 || as[0] != analyzer.Analyzer {
-		t.Errorf("analyzers = %v, want analyzer.Analyzer alone", as)
+	if len(as) != 1 || as[0] != annotate.Analyzer {
+		t.Errorf("analyzers = %v, want annotate.Analyzer alone", as)
 	}
 	if m := p.GetLoadMode(); m != register.LoadModeTypesInfo {
 		t.Errorf("load mode = %q, want %q", m, register.LoadModeTypesInfo)

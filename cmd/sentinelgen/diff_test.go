@@ -63,28 +63,53 @@ func TestCheckSaysWhyAFileIsStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A hand edit of the comment on line 11 of the file.
+	// A hand edit of the comment on line 12 of the file.
 	lines := bytes.SplitAfter(good, []byte("\n"))
-	edited := string(lines[10])
+	edited := string(lines[11])
 	if !strings.HasPrefix(edited, "// ") {
-		t.Fatalf("line 11 is %q; the test wants a comment there", edited)
+		t.Fatalf("line 12 is %q; the test wants a comment there", edited)
 	}
-	lines[10] = []byte("// edited by hand\n")
+	lines[11] = []byte("// edited by hand\n")
 	if err := os.WriteFile(generated, bytes.Join(lines, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, _ := invoke("-check", "./...")
 	name := filepath.Join("gen_basic", "sentinel_gen.go")
-	want := name + ": stale\n\tfirst difference at line 11:\n\t  have: \"// edited by hand\"\n\t  want: " +
+	want := name + ": stale\n\tfirst difference at line 12:\n\t  have: \"// edited by hand\"\n\t  want: " +
 		`"` + strings.TrimSuffix(edited, "\n") + `"` + "\n"
 	if code != exitProblems || stdout != want {
 		t.Errorf("-check: exit %d, stdout:\n%s\nwant:\n%s", code, stdout, want)
 	}
 	code, stdout, _ = invoke("-check", "-v", "./...")
-	wantDiff := "--- " + name + " (on disk)\n+++ " + name + " (as generated)\n@@ -8,7 +8,7 @@\n"
+	wantDiff := "--- " + name + " (on disk)\n+++ " + name + " (as generated)\n@@ -9,7 +9,7 @@\n"
 	if code != exitProblems || !strings.HasPrefix(stdout, name+": stale\n"+wantDiff) ||
 		!strings.Contains(stdout, "\n-// edited by hand\n+"+edited) {
 		t.Errorf("-check -v: exit %d, stdout:\n%s\nwant a unified diff starting\n%s", code, stdout, wantDiff)
+	}
+}
+
+// When the code changed, the first line that differs is always the
+// fingerprint's (line 2); -check shows the first difference below it.
+func TestCheckShowsTheCodeNotTheFingerprint(t *testing.T) {
+	tmp := caseModule(t, "gen_basic")
+	if code, _, stderr := invoke("./..."); code != exitOK {
+		t.Fatalf("generate: exit %d, stderr %q", code, stderr)
+	}
+	src := filepath.Join(tmp, "gen_basic", "orders.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "name=basic.createOrder ", "name=basic.placeOrder ", 1)
+	if edited == string(b) {
+		t.Fatal("orders.go has no directive named basic.createOrder")
+	}
+	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := invoke("-check", "./...")
+	if code != exitProblems || strings.Contains(stdout, "line 2:") || !strings.Contains(stdout, `want: "`) || !strings.Contains(stdout, "basic.placeOrder") {
+		t.Errorf("-check: exit %d, stdout:\n%s\nwant the first difference after the fingerprint, naming basic.placeOrder", code, stdout)
 	}
 }
 

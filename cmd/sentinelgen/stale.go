@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/gen"
@@ -47,6 +48,13 @@ func explainStale(w io.Writer, path string, pkgs []*annotate.Package, full bool)
 	if !differ {
 		return
 	}
+	if strings.HasPrefix(h, annotate.FingerprintPrefix) && strings.HasPrefix(g, annotate.FingerprintPrefix) {
+		// The fingerprint moves with any change to the code below it:
+		// the line worth showing is the next difference, if there is one.
+		if l, h2, g2, hOK2, gOK2, ok := firstDifference(blankFingerprint(have), blankFingerprint(want)); ok {
+			line, h, g, hOK, gOK = l, h2, g2, hOK2, gOK2
+		}
+	}
 	fmt.Fprintf(w, "\tfirst difference at line %d:\n\t  have: %s\n\t  want: %s\n", line, quoteLine(h, hOK), quoteLine(g, gOK))
 }
 
@@ -56,4 +64,17 @@ func quoteLine(line string, ok bool) string {
 		return "(end of file)"
 	}
 	return strconv.Quote(line)
+}
+
+// blankFingerprint returns b with its fingerprint line cut to the bare
+// prefix, keeping the line numbers.
+func blankFingerprint(b []byte) []byte {
+	lines := strings.SplitAfter(string(b), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, annotate.FingerprintPrefix) {
+			lines[i] = annotate.FingerprintPrefix + "\n"
+			break
+		}
+	}
+	return []byte(strings.Join(lines, ""))
 }

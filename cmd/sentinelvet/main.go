@@ -1,4 +1,4 @@
-// Command sentinelvet runs sentinelgen's checks (package analyzer) as a
+// Command sentinelvet runs sentinelgen's checks (annotate.Analyzer) as a
 // standalone checker, as a go vet tool and as a go fix tool:
 //
 //	sentinelvet ./...                      # report
@@ -14,7 +14,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 
-	"github.com/sentinelgen/sentinelgen/analyzer"
+	"github.com/sentinelgen/sentinelgen/annotate"
 )
 
-func main() { singlechecker.Main(analyzer.Analyzer) }
+func main() { singlechecker.Main(annotate.Analyzer) }

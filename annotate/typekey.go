@@ -1,4 +1,4 @@
-package gen
+package annotate
 
 import (
 	"encoding/binary"

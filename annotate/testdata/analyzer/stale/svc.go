@@ -11,7 +11,7 @@ import (
 type Service struct{}
 
 // Get is guarded.
-// want +2 `^sentinel_gen.go is stale: line [0-9]+ is ".*\\"stale.get\\".*", want ".*\\"stale.fetch\\".*"; run go generate$`
+// want +2 `^sentinel_gen.go is stale: it has no resource "stale.fetch"; run go generate$`
 //
 //sentinel:resource name=stale.fetch blockHandler=getBlocked
 func (s *Service) Get(ctx context.Context, id string) (string, error) {

@@ -4,4 +4,4 @@ go 1.26.0
 
 require github.com/sentinelgen/sentinelgen v0.0.0
 
-replace github.com/sentinelgen/sentinelgen => ../../
+replace github.com/sentinelgen/sentinelgen => ../../../
