@@ -101,7 +101,9 @@ const (
 
 func newCoarseClock(tick, idle time.Duration) *coarseClock {
 	c := &coarseClock{base: time.Now(), tick: tick, idle: idle}
-	c.source = func() int64 { return int64(time.Since(c.base)) }
+	// Offset by the wall clock's sub-second part at start, so windows begin on wall-clock seconds (metric lines, the dashboard).
+	phase := int64(c.base.Nanosecond())
+	c.source = func() int64 { return int64(time.Since(c.base)) + phase }
 	return c
 }
 

@@ -14,6 +14,13 @@
 // With -rules the rules come from the file instead of the flags, and the file
 // is watched: an edit during the run applies within a quarter of a second,
 // and a broken edit is logged and changes nothing.
+//
+// With -transport the service speaks Sentinel's dashboard protocol (see
+// docs/dashboard.md); -dashboard sends it heartbeats, -read-only refuses
+// rules pushed from it (pushes are written back to the -rules file when one
+// is given):
+//
+//	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -dashboard 127.0.0.1:8080
 package main
 
 import (
@@ -33,6 +40,7 @@ import (
 	"github.com/sentinelgen/sentinelgen/examples/orders"
 	"github.com/sentinelgen/sentinelgen/examples/orders/load"
 	"github.com/sentinelgen/sentinelgen/runtime"
+	"github.com/sentinelgen/sentinelgen/transport"
 )
 
 func main() {
@@ -66,11 +74,28 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the failing and invalid calls")
 	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
 	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored)")
+	var tc transport.Config
+	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
+	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address` (e.g. 127.0.0.1:8719); off when empty")
+	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (needs -transport)")
+	fs.BoolVar(&tc.ReadOnly, "read-only", false, "refuse rules pushed from the dashboard")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if tc.Listen != "" {
+		if *simulate {
+			return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
+		}
+		stopTransport, err := startTransport(tc, *rulesFile, out)
+		if err != nil {
+			return err
+		}
+		defer stopTransport()
+	} else if tc.Dashboard != "" || tc.ReadOnly {
+		return fmt.Errorf("-dashboard and -read-only need -transport")
 	}
 
 	if *rulesFile != "" {
@@ -139,6 +164,21 @@ func printTotals(out io.Writer, r load.Report) {
 	if n := r.Total.Unexpected; n > 0 {
 		fmt.Fprintf(out, "%d answers fit no outcome: the example is broken\n", n)
 	}
+}
+
+// startTransport starts the command center (and heartbeats) and says where
+// it listens; pushed rules are written back to rulesFile when one is given.
+func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (stop func(), err error) {
+	cfg.Logger = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if rulesFile != "" {
+		cfg.Writer = file.New(rulesFile)
+	}
+	srv, err := transport.Start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "sentinel command center on %s (app %s, dashboard %q, read-only %v)\n", srv.Addr(), cfg.App, cfg.Dashboard, cfg.ReadOnly)
+	return func() { _ = srv.Close() }, nil
 }
 
 // lockedWriter serialises writes from the driver's and the watcher's

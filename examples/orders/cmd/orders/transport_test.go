@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTransportFlags starts the example binary with -transport on a free
+// loopback port and -dashboard pointing at a stand-in dashboard, then asks
+// it what the Sentinel dashboard asks: heartbeats must name the command
+// port, metric must list createOrder's seconds and clusterNode its node.
+func TestTransportFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example for several seconds")
+	}
+	bin := filepath.Join(t.TempDir(), "orders")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	beats := make(chan url.Values, 16)
+	dash := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		if r.URL.Path == "/registry/machine" {
+			select {
+			case beats <- r.PostForm:
+			default:
+			}
+		}
+		_, _ = io.WriteString(w, `{"success":true,"code":0,"msg":"success","data":null}`)
+	}))
+	defer dash.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// A copy of the example's rule file: a push is written back to it.
+	rulesFile := filepath.Join(t.TempDir(), "rules.toml")
+	orig, err := os.ReadFile("../../rules.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rulesFile, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, bin, "-duration=30s", "-qps=50", "-slow-until=0s", "-app=orders-test",
+		"-rules="+rulesFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	addrRE := regexp.MustCompile(`sentinel command center on (127\.0\.0\.1:\d+)`)
+	addr := ""
+	sc := bufio.NewScanner(stdout)
+	for addr == "" && sc.Scan() {
+		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+			addr = m[1]
+		}
+	}
+	if addr == "" {
+		t.Fatal("the example never said where its command center listens")
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+
+	select {
+	case form := <-beats:
+		_, port, _ := strings.Cut(addr, ":")
+		if form.Get("app") != "orders-test" || form.Get("port") != port || form.Get("ip") != "127.0.0.1" {
+			t.Errorf("heartbeat %v", form)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("no heartbeat reached the dashboard")
+	}
+
+	get := func(cmd string, q url.Values) string {
+		resp, err := http.Get("http://" + addr + "/" + cmd + "?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", cmd, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	// Fetch completed seconds as the dashboard's MetricFetcher does, until
+	// createOrder's traffic shows (a loaded machine may start it late).
+	var pass int64
+	var body string
+	for deadline := time.Now().Add(20 * time.Second); pass == 0 && time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		now := time.Now().UnixMilli() / 1000 * 1000
+		body = get("metric", url.Values{"startTime": {strconv.FormatInt(now-6000, 10)}, "endTime": {strconv.FormatInt(now-1000, 10)}, "refetch": {"false"}})
+		for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+			f := strings.Split(line, "|")
+			if len(f) != 10 || f[1] != "createOrder" {
+				continue
+			}
+			ts, _ := strconv.ParseInt(f[0], 10, 64)
+			if ts%1000 != 0 || ts < now-6000 || ts > now-1000 {
+				t.Errorf("line %q outside the window", line)
+			}
+			p, _ := strconv.ParseInt(f[2], 10, 64)
+			pass += p
+		}
+	}
+	if pass == 0 {
+		t.Errorf("no createOrder passes in the metric answer:\n%s", body)
+	}
+	var nodes []struct {
+		Resource      string `json:"resource"`
+		OneMinutePass int64  `json:"oneMinutePass"`
+	}
+	if err := json.Unmarshal([]byte(get("clusterNode", url.Values{"type": {"zero"}})), &nodes); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range nodes {
+		if n.Resource == "createOrder" {
+			found = n.OneMinutePass > 0
+		}
+	}
+	if !found {
+		t.Errorf("clusterNode has no createOrder node with traffic: %+v", nodes)
+	}
+
+	// A push from the dashboard is in force and written back to the file.
+	push := `[{"resource":"createOrder","grade":1,"count":42.0,"limitApp":"default","strategy":0,"controlBehavior":0}]`
+	resp, err := http.PostForm("http://"+addr+"/setRules", url.Values{"type": {"flow"}, "data": {push}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(answer) != "success" {
+		t.Fatalf("setRules: %d %q", resp.StatusCode, answer)
+	}
+	if body := get("getRules", url.Values{"type": {"flow"}}); !strings.Contains(body, `"count":42.0`) {
+		t.Errorf("getRules after the push: %s", body)
+	}
+	saved, err := os.ReadFile(rulesFile)
+	if err != nil || !strings.Contains(string(saved), "count = 42") || !strings.Contains(string(saved), "[[degrade]]") {
+		t.Errorf("rule file after the push (%v):\n%s", err, saved)
+	}
+}
+
+func TestTransportFlagsMisuse(t *testing.T) {
+	for _, args := range [][]string{
+		{"-dashboard=127.0.0.1:8080"},           // heartbeats without a command center to announce
+		{"-read-only"},                          // nothing to be read-only
+		{"-simulate", "-transport=127.0.0.1:0"}, // simulated seconds are not wall-clock seconds
+	} {
+		if err := run(context.Background(), args, io.Discard); err == nil {
+			t.Errorf("run(%q) succeeded", args)
+		}
+	}
+}

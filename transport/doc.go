@@ -1,0 +1,15 @@
+// Package transport speaks Sentinel's dashboard protocol, so that a Go
+// service shows up in the unmodified Java Sentinel dashboard beside the Java
+// services: a heartbeat to the dashboard's /registry/machine, and a command
+// center answering the commands the 1.8.9 dashboard sends (metric,
+// clusterNode, jsonTree, getRules/setRules, getParamFlowRules/
+// setParamFlowRules, getClusterMode) plus version and api for humans.
+//
+// The command center listens on its own address (127.0.0.1:8719 unless told
+// otherwise), apart from the application's own server: Sentinel's protocol
+// has no authentication, and setRules changes the rules in force. Rules
+// pushed by the dashboard go through the same validate-then-swap as every
+// other source (runtime.LoadRules), then through Config.Writer when one is
+// set, and ReadOnly refuses them outright. Statistics come from a
+// metrics.Sampler, which reads the runtime's existing counters.
+package transport

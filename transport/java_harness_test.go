@@ -1,0 +1,212 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// javaDir is the Maven project of Sentinel's side of the comparison.
+const javaDir = "../conformance/transport-java"
+
+// requireJava reports whether a missing JDK or Maven fails the test rather
+// than skips it: under CI, as for the other Java comparisons.
+func requireJava() bool {
+	return os.Getenv("CI") != "" || os.Getenv("SENTINELGEN_REQUIRE_SERVERS") != ""
+}
+
+var (
+	javaOnce sync.Once
+	javaCmd  []string // java ... sentinelgen.transport.Main
+	javaErr  error
+)
+
+// javaMain returns the command line of the Java program up to its
+// arguments, building it with Maven when the jar is missing or older than
+// its sources (offline first: after the first resolve nothing is fetched).
+func javaMain(t *testing.T) []string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs Java Sentinel")
+	}
+	for _, tool := range []string{"java", "mvn"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if requireJava() {
+				t.Fatalf("%s not found in PATH (scripts/servers.sh installs it)", tool)
+			}
+			t.Skipf("comparison with Java Sentinel skipped: %s not found (apt-get install openjdk-17-jdk-headless maven)", tool)
+		}
+	}
+	javaOnce.Do(func() { javaCmd, javaErr = buildJava() })
+	if javaErr != nil {
+		t.Fatal(javaErr)
+	}
+	return javaCmd
+}
+
+func buildJava() ([]string, error) {
+	dir, err := filepath.Abs(javaDir)
+	if err != nil {
+		return nil, err
+	}
+	jar := filepath.Join(dir, "target", "transport-conformance.jar")
+	cpFile := filepath.Join(dir, "target", "classpath.txt")
+	if stale, err := outdated(dir, jar, cpFile); err != nil {
+		return nil, err
+	} else if stale {
+		var out bytes.Buffer
+		for _, args := range [][]string{{"-q", "-B", "-o", "package"}, {"-q", "-B", "package"}} {
+			out.Reset()
+			cmd := exec.Command("mvn", args...)
+			cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+			if err = cmd.Run(); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("building %s with Maven: %v\n%s", dir, err, out.String())
+		}
+		// Maven leaves up-to-date outputs untouched: mark both as checked
+		// now, or every run would build again.
+		now := time.Now()
+		for _, o := range []string{jar, cpFile} {
+			if err := os.Chtimes(o, now, now); err != nil {
+				return nil, err
+			}
+		}
+	}
+	cp, err := os.ReadFile(cpFile)
+	if err != nil {
+		return nil, err
+	}
+	return []string{"java", "-cp", jar + string(os.PathListSeparator) + strings.TrimSpace(string(cp))}, nil
+}
+
+// outdated reports whether an output is missing or older than a source.
+func outdated(dir string, outputs ...string) (bool, error) {
+	var oldest time.Time
+	for _, o := range outputs {
+		fi, err := os.Stat(o)
+		if err != nil {
+			return true, nil
+		}
+		if oldest.IsZero() || fi.ModTime().Before(oldest) {
+			oldest = fi.ModTime()
+		}
+	}
+	stale := false
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "target" {
+			return filepath.SkipDir
+		}
+		if fi, err := d.Info(); err == nil && !d.IsDir() && fi.ModTime().After(oldest) {
+			stale = true
+		}
+		return nil
+	})
+	return stale, err
+}
+
+// javaParse feeds answers to the Java program's parse command and returns
+// what Sentinel's parsers read, re-serialised by fastjson.
+func javaParse(t *testing.T, answers map[string]string) string {
+	t.Helper()
+	java := javaMain(t)
+	in, err := jsonString(answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java[0], append(append([]string(nil), java[1:]...),
+		"-Dcsp.sentinel.log.dir="+t.TempDir(), "sentinelgen.transport.Main", "parse")...)
+	cmd.Stdin = strings.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("Java parse: %v\n%s", err, stderr.String())
+	}
+	// Sentinel's logger prints its settings first; the answer is the last line.
+	out := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	return out[len(out)-1]
+}
+
+// javaServer is Sentinel's own simple-http command center running a
+// workload the test sends.
+type javaServer struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines *bufio.Scanner
+}
+
+// startJavaServer starts Sentinel with rules (JSON object of kind →
+// array), its command center on port and heartbeats to dashboard.
+func startJavaServer(t *testing.T, rules, app string, port int, dashboard string) *javaServer {
+	t.Helper()
+	java := javaMain(t)
+	args := append(append([]string(nil), java[1:]...),
+		"-Dcsp.sentinel.log.dir="+t.TempDir(), "-Dproject.name="+app,
+		fmt.Sprintf("-Dcsp.sentinel.api.port=%d", port), "-Dcsp.sentinel.dashboard.server="+dashboard,
+		"-Dcsp.sentinel.heartbeat.interval.ms=1000", "-Dcsp.sentinel.heartbeat.client.ip=127.0.0.1",
+		"sentinelgen.transport.Main", "serve")
+	cmd := exec.Command(java[0], args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	j := &javaServer{t: t, cmd: cmd, stdin: stdin, lines: bufio.NewScanner(stdout)}
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	if _, err := io.WriteString(stdin, rules+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	j.expect("ready")
+	return j
+}
+
+func (j *javaServer) expect(want string) {
+	j.t.Helper()
+	for j.lines.Scan() {
+		if strings.TrimSpace(j.lines.Text()) == want {
+			return
+		}
+	}
+	j.t.Fatalf("Java ended before saying %q", want)
+}
+
+// run sends one workload line ("pass RES N", "fail RES N") and waits for it.
+func (j *javaServer) run(line string) {
+	j.t.Helper()
+	if _, err := io.WriteString(j.stdin, line+"\n"); err != nil {
+		j.t.Fatal(err)
+	}
+	j.expect("done")
+}

@@ -1,0 +1,169 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/metrics"
+)
+
+// DefaultListen is the command center's default address: Sentinel's port
+// 8719, on loopback only.
+const DefaultListen = "127.0.0.1:8719"
+
+// Version is what the service reports as its Sentinel version (the
+// heartbeat's v, the version command). The dashboard reads major.minor.fix
+// and ignores the part after '-'; 1.8.9 makes it use form-encoded POSTs with
+// a charset for rule pushes, as it does with Java clients of that version.
+const Version = "1.8.9-sentinelgen"
+
+// Config configures Start.
+type Config struct {
+	// App is the application name the dashboard groups machines by
+	// (Sentinel's project.name). Empty means the executable's name.
+	App string
+	// Listen is the command center's address (DefaultListen when empty).
+	// Use port 0 for any free port; Server.Addr tells which.
+	Listen string
+	// Dashboard is the dashboard's host:port for heartbeats; none are sent
+	// when it is empty.
+	Dashboard string
+	// ReadOnly refuses rules pushed by the dashboard (setRules,
+	// setParamFlowRules) with a non-2xx answer saying so: the dashboard is
+	// then a read-only board and rules change through the data source.
+	ReadOnly bool
+	// Writer, when set, persists the rules after a push is in force (so a
+	// pushed change survives a restart). A failed write is answered as
+	// Sentinel answers it: "partial success (write data source failed)".
+	Writer datasource.WritableSource
+	// Sampler supplies the per-second statistics. When nil, Start creates
+	// one and starts it, and Close stops it.
+	Sampler *metrics.Sampler
+	// HeartbeatInterval is the time between heartbeats (10 s when 0).
+	HeartbeatInterval time.Duration
+	// HeartbeatIP is the IPv4 address announced to the dashboard, which it
+	// calls back on. Empty means the listen address's host when that is a
+	// specific IPv4 address, else the first non-loopback IPv4 address of
+	// the machine.
+	HeartbeatIP string
+	// Hostname is announced with the heartbeat (os.Hostname when empty).
+	Hostname string
+	// AppType is Sentinel's app_type: 0 for a normal service (the default).
+	AppType int
+	// ClusterAvailable, when set, tells getClusterMode whether the installed
+	// token service can currently answer (for cluster/redis:
+	// func() bool { return svc.Stats().Available }).
+	ClusterAvailable func() bool
+	// Logger receives the command center's and heartbeat's notes
+	// (slog.Default when nil).
+	Logger *slog.Logger
+}
+
+// Server is a running command center and heartbeat; Close stops both.
+type Server struct {
+	cfg      Config
+	ln       net.Listener
+	http     *http.Server
+	commands map[string]command
+	names    []string // command names in registration order, for api
+	log      *slog.Logger
+	ownsSamp bool
+
+	pushMu sync.Mutex // serialises rule pushes: read in force, merge, load, write
+
+	clusterMu   sync.Mutex
+	clusterSeen int64 // when a token service was first seen, for lastModified
+
+	stopBeat chan struct{}
+	beatDone chan struct{}
+	closeMu  sync.Once
+}
+
+// Start listens on cfg.Listen, serves the dashboard's commands and, when
+// cfg.Dashboard is set, sends heartbeats. It fails when the address is
+// taken (it does not move to the next port as Java does: the dashboard is
+// told the port, so a port that wanders would surprise whoever set it).
+func Start(cfg Config) (*Server, error) {
+	if cfg.App == "" {
+		cfg.App = strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.HeartbeatInterval <= 0 {
+		cfg.HeartbeatInterval = 10 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Hostname == "" {
+		cfg.Hostname, _ = os.Hostname()
+	}
+	if len(cfg.App) > 256 || len(cfg.Hostname) > 256 {
+		return nil, errors.New("transport: App and Hostname must be at most 256 characters (the dashboard refuses longer)")
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("transport: command center: %w", err)
+	}
+	s := &Server{cfg: cfg, ln: ln, log: cfg.Logger}
+	if s.cfg.Sampler == nil {
+		s.cfg.Sampler = metrics.New(metrics.Config{})
+		s.cfg.Sampler.Start()
+		s.ownsSamp = true
+	}
+	s.register()
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("sentinel transport: command center stopped", "error", err)
+		}
+	}()
+	if cfg.Dashboard != "" {
+		ip, err := s.heartbeatIP()
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.stopBeat, s.beatDone = make(chan struct{}), make(chan struct{})
+		go s.heartbeats(ip)
+	}
+	return s, nil
+}
+
+// Addr is the command center's listening address.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Handler serves the command center's commands, for mounting them elsewhere
+// (Sentinel's spring-mvc transport serves them on the application's port).
+// Beware that setRules is unauthenticated.
+func (s *Server) Handler() http.Handler { return s }
+
+// Close stops the heartbeat, the command center and, if Start created it,
+// the sampler.
+func (s *Server) Close() error {
+	var err error
+	s.closeMu.Do(func() {
+		if s.stopBeat != nil {
+			close(s.stopBeat)
+			<-s.beatDone
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		err = s.http.Shutdown(ctx)
+		if s.ownsSamp {
+			s.cfg.Sampler.Stop()
+		}
+	})
+	return err
+}
