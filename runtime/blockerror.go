@@ -42,8 +42,8 @@ func (t BlockType) String() string {
 
 // BlockError reports that the runtime refused a call. Values are created when
 // rules are loaded, one per (resource, rule), and shared by every blocked call:
-// they are immutable and must not be modified. The block path therefore never
-// allocates.
+// they are immutable and must not be modified, except for the count of the
+// calls they blocked (see Blocked). The block path therefore never allocates.
 type BlockError struct {
 	typ BlockType
 	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
@@ -51,9 +51,15 @@ type BlockError struct {
 	// than strings of their own keep the error at 64 bytes: a resource with
 	// a flow rule and a breaker holds two.
 	ruleAt, ruleEnd int32
-	msg             string // precomputed Error() text
-	value           string // the refused hot-parameter value (param-flow blocks)
-	origin          string // the refused caller (authority and per-origin blocks)
+	// blocked counts the calls this error was returned for, for metrics
+	// read off the request path (see Blocked). 32 bits fill the padding
+	// after ruleEnd, so the error stays at 64 bytes; a plain word with
+	// atomic adds rather than an atomic.Uint32, so copying an error (as
+	// per-value param-flow errors do) stays legal.
+	blocked uint32
+	msg     string // precomputed Error() text
+	value   string // the refused hot-parameter value (param-flow blocks)
+	origin  string // the refused caller (authority and per-origin blocks)
 }
 
 // blockPrefix and blockBy frame the resource's name in a block message.

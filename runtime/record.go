@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"sync/atomic"
+
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
@@ -26,6 +28,7 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	}
 	audit := clockAudits.due(p)
 	stripe.Unpin()
+	atomic.AddUint32(&blocked.blocked, uint32(acquire)) // read by BlockError.Blocked
 	if audit {
 		auditClock()
 	}

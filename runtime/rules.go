@@ -533,7 +533,11 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 		if f.rule == r {
 			*pool = append((*pool)[:k:k], (*pool)[k+1:]...)
 			g := *f
-			g.blocked = newBlockError(BlockTypeFlow, r.Resource, r.blockText(index))
+			// The same error while the rule keeps its index: its count of
+			// blocks (BlockError.Blocked) then goes on across the reload.
+			if text := r.blockText(index); text != f.blocked.Rule() {
+				g.blocked = newBlockError(BlockTypeFlow, r.Resource, text)
+			}
 			return &g
 		}
 	}

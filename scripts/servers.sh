@@ -4,8 +4,11 @@
 # starts its own server on 127.0.0.1 (free ports, temporary data) and stops
 # it; this script only installs the Debian packages when a binary is missing,
 # then stops the system services the packages may start, so that nothing but
-# the tests' own servers listens.
+# the tests' own servers listens. It also installs what the built-in page's
+# browser test needs (console/browser_test.go): Debian's chromium, Node.js,
+# and the pinned playwright-core of console/browsertest.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
@@ -13,11 +16,21 @@ command -v etcd >/dev/null || need+=(etcd-server)
 # The conformance tests build and run a Java Sentinel harness (conformance/java).
 command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
-((${#need[@]})) || exit 0
+command -v chromium >/dev/null || need+=(chromium)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-$sudo service redis-server stop >/dev/null 2>&1 || true
-$sudo service etcd stop >/dev/null 2>&1 || true
+if ((${#need[@]})); then
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+	$sudo service redis-server stop >/dev/null 2>&1 || true
+	$sudo service etcd stop >/dev/null 2>&1 || true
+fi
+
+# playwright-core as console/browsertest/package-lock.json pins it; it
+# drives the chromium above and downloads no browser of its own.
+if [ ! -f console/browsertest/node_modules/playwright-core/package.json ]; then
+	(cd console/browsertest && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi

@@ -21,6 +21,11 @@
 // is given):
 //
 //	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -dashboard 127.0.0.1:8080
+//
+// With -http it serves Prometheus metrics at /metrics and the built-in page
+// at / (see docs/observability.md):
+//
+//	go run ./examples/orders/cmd/orders -duration 10m -http :9090
 package main
 
 import (
@@ -79,6 +84,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address` (e.g. 127.0.0.1:8719); off when empty")
 	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (needs -transport)")
 	fs.BoolVar(&tc.ReadOnly, "read-only", false, "refuse rules pushed from the dashboard")
+	httpAddr := fs.String("http", "", "serve /metrics (Prometheus) and the built-in page at / on this `address` (a bare :port binds 127.0.0.1); off when empty")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,6 +102,16 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		defer stopTransport()
 	} else if tc.Dashboard != "" || tc.ReadOnly {
 		return fmt.Errorf("-dashboard and -read-only need -transport")
+	}
+	if *httpAddr != "" {
+		if *simulate {
+			return fmt.Errorf("-http serves wall-clock seconds; it cannot be used with -simulate")
+		}
+		stopHTTP, err := startHTTP(*httpAddr, out)
+		if err != nil {
+			return err
+		}
+		defer stopHTTP()
 	}
 
 	if *rulesFile != "" {
