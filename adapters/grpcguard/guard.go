@@ -1,0 +1,75 @@
+package grpcguard
+
+import (
+	"context"
+	"sync"
+
+	"google.golang.org/grpc/status"
+
+	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+// guard is what the four interceptors share: the configuration and the
+// resources by full method name.
+type guard struct {
+	cfg       config
+	traffic   runtime.TrafficType
+	resources sync.Map // full method -> *runtime.Resource, nil when unguarded
+}
+
+func newGuard(opts []Option, traffic runtime.TrafficType) *guard {
+	rulewatch.Start()
+	return &guard{cfg: newConfig(opts), traffic: traffic}
+}
+
+// resource returns the method's resource and name, or nil when the name
+// option leaves it unguarded.
+func (g *guard) resource(fullMethod string) *runtime.Resource {
+	if r, ok := g.resources.Load(fullMethod); ok {
+		return r.(*runtime.Resource)
+	}
+	name := fullMethod
+	if g.cfg.name != nil {
+		name = g.cfg.name(fullMethod)
+	}
+	var res *runtime.Resource
+	if name != "" {
+		res = runtime.NewResource(name, runtime.WithTrafficType(g.traffic), runtime.WithResourceType(g.cfg.resourceType))
+	}
+	r, _ := g.resources.LoadOrStore(fullMethod, res)
+	return r.(*runtime.Resource)
+}
+
+// enter prepares the call's context (origin and entrance, inbound only) and
+// asks the resource to admit the call into *e.
+func (g *guard) enter(ctx context.Context, res *runtime.Resource, e *runtime.Entry, fullMethod string, req any) (context.Context, error) {
+	if g.traffic == runtime.TrafficInbound {
+		if g.cfg.origin != nil {
+			if o := g.cfg.origin(ctx); o != "" {
+				ctx = runtime.WithOrigin(ctx, o)
+			}
+		}
+		if rulewatch.ChainNamed(res.Name()) {
+			ctx = runtime.WithEntrance(ctx, res.Name())
+		}
+	}
+	var be *runtime.BlockError
+	if g.cfg.params != nil && req != nil && res.HasParamRules() {
+		be = res.EntryArgsTo(e, ctx, g.cfg.params(ctx, fullMethod, req))
+	} else {
+		be = res.EntryTo(e, ctx)
+	}
+	if be != nil {
+		return ctx, g.cfg.blockErr(be)
+	}
+	return ctx, nil
+}
+
+// done traces err when its status code counts as failed, and ends the call.
+func (g *guard) done(e *runtime.Entry, err error) {
+	if err != nil && g.cfg.isError != nil && g.cfg.isError(status.Code(err)) {
+		e.TraceError(err)
+	}
+	e.Exit()
+}
