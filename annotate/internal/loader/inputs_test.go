@@ -110,7 +110,7 @@ func TestKnownInputsParseNothing(t *testing.T) {
 func TestIneligibleLoadIsNotKeyed(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/broken\n\ngo 1.26.0\n",
+		"go.mod":   "module example.com/broken\n\ngo 1.26.0\n",
 		"svc/a.go": "package svc\n\nvar X int = \"no\"\n",
 	})
 	r := &recorder{known: map[string]bool{}}
