@@ -62,9 +62,12 @@ func loadFast(cfg Config) (pkgs []*Package, known bool, why string) {
 	// When the previous listing and today's files give inputs the caller
 	// knows, this run most likely has nothing to do: nothing is parsed
 	// while go list runs, so that the go command has the machine to itself.
+	// Hashing the files before they are parsed also means that a file
+	// edited meanwhile leaves a key of its old content, which the next run
+	// does not match, rather than a key of content that was never checked.
 	predicted, hopeful := "", false
-	if cfg.Known != nil && was != nil {
-		if k, ok := inputKey(cfg, was, files); ok && cfg.Known(k) {
+	if (cfg.Known != nil || cfg.Keyed != nil) && was != nil {
+		if k, ok := inputKey(cfg, was, files); ok && cfg.Known != nil && cfg.Known(k) {
 			predicted, hopeful = k, true
 		}
 	}
