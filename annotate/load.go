@@ -1,6 +1,7 @@
 package annotate
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"io"
@@ -22,7 +23,25 @@ type Options struct {
 	// Verbose, when not nil, receives one line per load phase with its
 	// duration and counts.
 	Verbose io.Writer
+	// Known, when not nil, is asked once go list has run, before any file
+	// is parsed, whether the caller recorded the outcome of a load with
+	// these inputs: a key hashing the configuration, every target's
+	// listing and .go files, and its imports' export data. It may be asked
+	// more than once (first with a key predicted from the previous run's
+	// listing). When the load's own key is known, Load checks nothing and
+	// returns ErrKnownInputs; the caller's record stands for the results.
+	Known func(key string) bool
+	// Keyed, when not nil, receives the inputs key of a load whose outcome
+	// depends on nothing else, for the caller to record (through its own
+	// Known) once it has judged that outcome. Loads that cannot be keyed
+	// (the go/packages route, packages loaded for other platforms too)
+	// do not call it.
+	Keyed func(key string)
 }
+
+// ErrKnownInputs is Load's error when Options.Known knew the load's inputs:
+// nothing was parsed or checked.
+var ErrKnownInputs = errors.New("annotate: inputs known to the caller; nothing loaded")
 
 // Load loads the packages matching patterns (relative to dir; "" means the
 // working directory), checks each with Check and returns one *Package per
@@ -51,18 +70,37 @@ type Options struct {
 // go/packages, which reports every list, parse and type error with its
 // position. Both give the same models and diagnostics.
 func Load(dir string, patterns []string, opts Options) ([]*Package, []Diagnostic, error) {
-	pkgs, diags, _, err := loadAndCheck(loader.Config{Dir: dir, Patterns: patterns, Tags: opts.Tags, Env: opts.Env, Verbose: opts.Verbose})
+	var key string
+	cfg := loader.Config{Dir: dir, Patterns: patterns, Tags: opts.Tags, Env: opts.Env, Verbose: opts.Verbose, Known: opts.Known}
+	if opts.Keyed != nil {
+		cfg.Keyed = func(k string) { key = k }
+	}
+	pkgs, diags, route, planned, err := loadPlanned(cfg)
+	if err == nil && route == loader.RouteKnown {
+		return nil, nil, ErrKnownInputs
+	}
+	// Loads for other platforms read inputs the key leaves out.
+	if err == nil && key != "" && route == loader.RouteFast && !planned {
+		opts.Keyed(key)
+	}
 	return pkgs, diags, err
 }
 
 // loadAndCheck is Load on cfg's route; it returns the route taken.
 func loadAndCheck(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, error) {
+	pkgs, diags, route, _, err := loadPlanned(cfg)
+	return pkgs, diags, route, err
+}
+
+// loadPlanned is loadAndCheck that also reports whether any package was
+// loaded for other platforms too.
+func loadPlanned(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, bool, error) {
 	start := time.Now()
 	cfg.Previous = GeneratedFileName
 	cfg.Accept = acceptCompiled
 	loaded, route, err := loader.Load(cfg)
-	if err != nil {
-		return nil, nil, route, err
+	if err != nil || route == loader.RouteKnown {
+		return nil, nil, route, false, err
 	}
 	generated := generatedByPath(loaded)
 	results := make([]checkResult, len(loaded))
@@ -79,9 +117,9 @@ func loadAndCheck(cfg loader.Config) ([]*Package, []Diagnostic, loader.Route, er
 	}
 	wg.Wait()
 	models, diags := collect(results)
-	models, diags = everyPlatform(cfg, loaded, models, diags)
+	models, diags, planned := everyPlatform(cfg, loaded, models, diags)
 	verbosef(cfg.Verbose, "annotate: checked %d packages in %v: %d ok, %d diagnostics", len(results), time.Since(start), len(models), len(diags))
-	return models, diags, route, nil
+	return models, diags, route, planned, nil
 }
 
 // checkLoaded checks one loaded package: its syntax errors alone when it

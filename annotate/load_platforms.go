@@ -17,8 +17,9 @@ import (
 // variant (see planVariants), each from a load for the variant's
 // platform, or none at all when any of those loads finds a problem, so
 // that no file is written for some platforms and removed for others. The
-// directives of test files are reported here too.
-func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Package, diags []Diagnostic) ([]*Package, []Diagnostic) {
+// directives of test files are reported here too. planned reports whether
+// any package was loaded for other platforms.
+func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Package, diags []Diagnostic) (_ []*Package, _ []Diagnostic, planned bool) {
 	fixed := map[string]bool{}
 	for _, t := range cfg.Tags {
 		for _, t := range strings.Split(t, ",") {
@@ -50,7 +51,7 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 	}
 	models = slices.DeleteFunc(models, func(m *Package) bool { return bad[m.Path] })
 	if len(plans) == 0 {
-		return models, dedupe(diags)
+		return models, dedupe(diags), false
 	}
 
 	// One load per configuration, for all the packages that need it. A
@@ -130,7 +131,7 @@ func everyPlatform(cfg loader.Config, loaded []*loader.Package, models []*Packag
 	slices.SortFunc(out, func(a, b *Package) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.File, b.File))
 	})
-	return out, dedupe(diags)
+	return out, dedupe(diags), true
 }
 
 // loadAt loads the jobs' packages for one configuration and returns, per
@@ -148,6 +149,7 @@ func loadAt[J any](cfg loader.Config, at point, jobs []J, path func(J) string) f
 	c.Env = platformEnv(cfg.Env, at)
 	c.Tags = append(slices.Clone(cfg.Tags), trueTags(at)...)
 	c.Verbose = nil
+	c.Known, c.Keyed = nil, nil // these loads are not keyed: see Options.Known
 	lps, _, err := loader.Load(c)
 	if err != nil {
 		return func(string) (*checkResult, bool) { return nil, false }

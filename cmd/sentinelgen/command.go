@@ -132,12 +132,23 @@ const (
 // false: the subcommand exits with exitUsage. The returned diagnostics are
 // the code's problems, printed first with printCode.
 func (c *command) load(patterns []string, code codeDiagnostics) (pkgs []*annotate.Package, diags []annotate.Diagnostic, ok bool) {
+	pkgs, diags, _, ok = c.loadWith(patterns, code, annotate.Options{})
+	return pkgs, diags, ok
+}
+
+// loadWith is load with the caller's Known and Keyed options; known
+// reports that Known knew the inputs, so that nothing was loaded.
+func (c *command) loadWith(patterns []string, code codeDiagnostics, opts annotate.Options) (pkgs []*annotate.Package, diags []annotate.Diagnostic, known, ok bool) {
 	start := time.Now()
 	log := c.log()
-	pkgs, diags, err := annotate.Load("", patterns, annotate.Options{Tags: c.tagList(), Verbose: log})
+	opts.Tags, opts.Verbose = c.tagList(), log
+	pkgs, diags, err := annotate.Load("", patterns, opts)
+	if errors.Is(err, annotate.ErrKnownInputs) {
+		return nil, nil, true, true
+	}
 	if err != nil {
 		c.errorf("%v", err)
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	if log != nil {
 		fmt.Fprintf(log, "%s: loaded %d clean packages, %d diagnostics (%s)\n",
@@ -151,7 +162,7 @@ func (c *command) load(patterns []string, code codeDiagnostics) (pkgs []*annotat
 			fmt.Fprintln(c.stderr, d.Format(wd))
 		}
 	}
-	return pkgs, diags, true
+	return pkgs, diags, false, true
 }
 
 // splitTags reads -tags as the go command does: comma-separated (spaces

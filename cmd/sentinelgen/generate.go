@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/gen"
 )
 
@@ -23,12 +24,30 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	// Opened first: it identifies the generator by hashing the executable,
 	// in the background while the packages load.
 	cache := gen.OpenCache()
-	pkgs, diags, ok := c.load(c.patterns(), printCode)
+	// A run whose inputs an earlier run found needing nothing stops after
+	// go list: see gen.Cache.KnownRun.
+	var key string
+	opts := annotate.Options{}
+	if cache != nil {
+		opts.Known = cache.KnownRun
+		opts.Keyed = func(k string) { key = k }
+	}
+	pkgs, diags, known, ok := c.loadWith(c.patterns(), printCode, opts)
 	if !ok {
 		return exitUsage
 	}
+	if known {
+		if log != nil {
+			fmt.Fprintf(log, "sentinelgen: inputs unchanged since a run that found nothing to do, total %s\n", time.Since(start).Round(time.Millisecond))
+		}
+		cache.Trim()
+		return exitOK
+	}
 
 	res, err := gen.Sync(pkgs, gen.SyncOptions{Check: *check, Log: log, Cache: cache})
+	if len(diags) == 0 && err == nil && len(res.Changes) == 0 {
+		cache.RecordRun(key)
+	}
 	cache.Trim()
 	if err != nil {
 		c.errorf("%v", err)

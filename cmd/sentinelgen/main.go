@@ -17,7 +17,11 @@
 // Unchanged packages are not rendered again: a cache in the user cache
 // directory (sentinelgen under os.UserCacheDir, like the go command's build
 // cache) remembers which output each package model gave, and a file that
-// still has that output is left alone. SENTINELGEN_CACHE=off disables it;
+// still has that output is left alone. A run that found no diagnostic and
+// nothing to write also records its inputs (every package's listing and
+// .go files, its imports' export data, the tags and the go environment): the
+// next run with the same inputs stops after go list, parsing nothing.
+// SENTINELGEN_CACHE=off disables both;
 // SENTINELGEN_CACHE=/abs/dir moves it. The results are the same either way.
 //
 // Exit status: 0 success, 1 problems in the code (or, with -check, files out

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,8 @@ func TestRunTiny(t *testing.T) {
 		t.Skip("builds sentinelgen and runs the go command")
 	}
 	var out bytes.Buffer
-	r, err := run(context.Background(), []string{"-packages=3", "-methods=2", "-runs=1", "-repo=" + repoRoot(t)}, &out)
+	work := t.TempDir()
+	r, err := run(context.Background(), []string{"-packages=3", "-methods=2", "-runs=1", "-repo=" + repoRoot(t), "-dir=" + work}, &out)
 	if err != nil {
 		t.Fatalf("%v\noutput:\n%s", err, out.String())
 	}
@@ -29,6 +31,18 @@ func TestRunTiny(t *testing.T) {
 		if !strings.Contains(out.String(), label) {
 			t.Errorf("output lacks %q:\n%s", label, out.String())
 		}
+	}
+
+	// The same module measured as an existing one, with the binary just
+	// built as the baseline: the module is left as it is.
+	out.Reset()
+	again, err := run(context.Background(), []string{"-runs=1", "-repo=" + repoRoot(t), "-dir=" + t.TempDir(),
+		"-module=" + r.Dir, "-baseline=" + filepath.Join(work, "bin", "sentinelgen")}, &out)
+	if err != nil {
+		t.Fatalf("-module: %v\noutput:\n%s", err, out.String())
+	}
+	if again.Dir != r.Dir || !strings.Contains(out.String(), labelBase) {
+		t.Errorf("-module measured %s, want %s, with the baseline timed:\n%s", again.Dir, r.Dir, out.String())
 	}
 }
 

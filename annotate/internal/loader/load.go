@@ -48,6 +48,18 @@ type Config struct {
 	Accept func([]*Package) string
 	// Route selects the loader; the zero value is RouteAuto.
 	Route Route
+	// Known, when not nil, is asked on the fast route, once go list has
+	// run and before anything is parsed, whether the caller recorded the
+	// outcome of a load with these inputs (key: see inputKey). When it
+	// answers true, Load parses and type-checks nothing and returns no
+	// packages and RouteKnown: the caller's record stands for them. When
+	// the previous listing in the directory gives a key it knows, nothing
+	// is parsed while go list runs either.
+	Known func(key string) bool
+	// Keyed, when not nil, receives the inputs key of a load that the fast
+	// route checked, for the caller to record once it has judged the
+	// outcome. A load that cannot be keyed calls it with nothing.
+	Keyed func(key string)
 }
 
 // Route names a loader.
@@ -60,6 +72,9 @@ const (
 	RouteFast
 	// RoutePackages is go/packages.
 	RoutePackages
+	// RouteKnown is the fast route's go list alone: Config.Known knew the
+	// inputs, so nothing was parsed or type-checked.
+	RouteKnown
 )
 
 func (r Route) String() string {
@@ -68,6 +83,8 @@ func (r Route) String() string {
 		return "fast"
 	case RoutePackages:
 		return "go/packages"
+	case RouteKnown:
+		return "known inputs"
 	}
 	return "auto"
 }
@@ -111,7 +128,10 @@ func Load(cfg Config) ([]*Package, Route, error) {
 		cfg.Patterns = []string{"."}
 	}
 	if cfg.Route != RoutePackages {
-		pkgs, why := loadFast(cfg)
+		pkgs, known, why := loadFast(cfg)
+		if known {
+			return nil, RouteKnown, nil
+		}
 		if why == "" {
 			return pkgs, RouteFast, nil
 		}

@@ -39,6 +39,7 @@ func loadWithPackages(cfg Config) ([]*Package, error) {
 	}
 	var previous atomic.Int32
 	pcfg.ParseFile = func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		work.parsed.Add(1)
 		if cfg.isPrevious(filename) {
 			previous.Add(1)
 			return parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
@@ -60,6 +61,7 @@ func loadWithPackages(cfg Config) ([]*Package, error) {
 		lp := &Package{Path: p.PkgPath, Name: p.Name, Dir: p.Dir, Fset: p.Fset, Files: p.Syntax, TypeErrors: p.TypeErrors, Errors: cfg.listErrors(p)}
 		if p.Types != nil && p.TypesInfo != nil && len(p.Syntax) > 0 {
 			lp.Types, lp.Info = p.Types, p.TypesInfo
+			work.checked.Add(1)
 		}
 		if len(p.Syntax) == 0 && len(lp.Errors) == 0 {
 			// A package of test files only: nothing to check, and no

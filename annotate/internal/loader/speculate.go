@@ -29,11 +29,27 @@ func listCacheFile(cfg Config) string {
 	if !ok {
 		return ""
 	}
-	abs, err := filepath.Abs(cfg.Dir)
-	if err != nil {
+	parts, ok := configParts(cfg)
+	if !ok {
 		return ""
 	}
 	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return filepath.Join(cacheDir, hex.EncodeToString(h.Sum(nil)[:16])+".json")
+}
+
+// configParts lists everything of cfg that selects what go list reports
+// besides the files themselves: the directory, the tags, the previous
+// output's name, the patterns and the go command's environment. The
+// listing cache and the inputs key (inputKey) both derive from it.
+func configParts(cfg Config) ([]string, bool) {
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, false
+	}
 	env := cfg.Env
 	if env == nil {
 		env = os.Environ()
@@ -45,11 +61,7 @@ func listCacheFile(cfg Config) string {
 			parts = append(parts, kv)
 		}
 	}
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return filepath.Join(cacheDir, hex.EncodeToString(h.Sum(nil)[:16])+".json")
+	return parts, true
 }
 
 // savedListing is a listing as kept in the cache.

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Fetches go.etcd.io/etcd/server/v3 through the Go module proxy into a
+# directory of its own (default /tmp/genspeed-etcd/server), without the
+# replace directives that point into etcd's own repository, and lists it once
+# so that the build cache is warm. Then, from the repository:
+#
+#	go run ./scripts/genspeed -module /tmp/genspeed-etcd/server [-baseline old-sentinelgen]
+#
+# The module carries no directives: sentinelgen loads and checks its 51
+# packages and finds nothing to generate.
+set -eu
+version=${ETCD_VERSION:-v3.5.17}
+dest=${1:-/tmp/genspeed-etcd}
+mkdir -p "$dest"
+cd "$dest"
+src=$(go mod download -json "go.etcd.io/etcd/server/v3@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+[ -n "$src" ] || { echo "etcd.sh: go mod download gave no directory" >&2; exit 1; }
+rm -rf server
+cp -r "$src" server
+chmod -R u+w server
+cd server
+# Drop the replace blocks (../api, ./FORBIDDEN_DEPENDENCY): the required
+# versions come from the proxy instead.
+awk '/^replace \($/ {skip=1; next} skip && /^\)$/ {skip=0; next} !skip && !/^replace / {print}' go.mod > go.mod.new
+mv go.mod.new go.mod
+GOFLAGS=-mod=mod go list -export -deps ./... > /dev/null
+echo "$dest/server"
