@@ -9,7 +9,6 @@ require (
 )
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )
