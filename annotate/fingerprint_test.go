@@ -3,6 +3,7 @@ package annotate_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +35,8 @@ func TestFingerprintFollowsTheOutputOnly(t *testing.T) {
 	t.Parallel()
 	a, b := copyModule(t, testdata(t)), copyModule(t, testdata(t))
 	base := fingerprintOf(t, a, "fresh")
-	if !strings.HasPrefix(base, "1-") || len(base) != len("1-")+32 {
+	format := strconv.Itoa(annotate.GenFormat) + "-"
+	if !strings.HasPrefix(base, format) || len(base) != len(format)+32 {
 		t.Fatalf("fingerprint %q: want GenFormat, a dash and 32 hex digits", base)
 	}
 	if other := fingerprintOf(t, b, "fresh"); other != base {
@@ -90,7 +92,7 @@ func TestGeneratedFileWithoutOrWithAnotherFingerprint(t *testing.T) {
 	}
 	for _, c := range []struct{ name, content, want string }{
 		{"no fingerprint", strings.Replace(good, line, "", 1), "it has no fingerprint (an older sentinelgen wrote it)"},
-		{"format 0", strings.Replace(good, line, annotate.FingerprintPrefix+"0-"+fp[2:]+"\n", 1), "it was written by a sentinelgen of output format 0, this one writes output format 1"},
+		{"format 0", strings.Replace(good, line, annotate.FingerprintPrefix+"0-"+fp[strings.Index(fp, "-")+1:]+"\n", 1), "it was written by a sentinelgen of output format 0, this one writes output format " + strconv.Itoa(annotate.GenFormat)},
 	} {
 		if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
