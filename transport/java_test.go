@@ -278,17 +278,15 @@ func TestJavaSimpleHTTPAnswersTheSame(t *testing.T) {
 			}
 		}
 	}
+	start := time.Now().UnixMilli() / 1000 * 1000 // the second the calls begin in
 	goCall(resLimited, 12, false)
 	goCall(resFailing, 4, true)
 	jv.run("pass " + limited + " 12")
 	jv.run("fail " + failing + " 4")
-	start := time.Now().UnixMilli()/1000*1000 - 1000
-	time.Sleep(3500 * time.Millisecond) // both sides file the seconds (Java: its metric log, flushed each second)
-	end := time.Now().UnixMilli()/1000*1000 - 1000
 
 	// metric: sum each resource's lines over the window.
 	type sums struct{ pass, block, success, exception, rt, occupied, concurrency, classification, fields, lines int64 }
-	metric := func(base string) map[string]*sums {
+	metric := func(base string, end int64) map[string]*sums {
 		code, body := send(base, "metric?"+url.Values{"startTime": {ms(start)}, "endTime": {ms(end)}, "refetch": {"false"}}.Encode(), nil)
 		if code != 200 {
 			t.Fatalf("%s metric: %d %s", base, code, body)
@@ -318,7 +316,23 @@ func TestJavaSimpleHTTPAnswersTheSame(t *testing.T) {
 		}
 		return out
 	}
-	gm, jm := metric(goBase), metric(javaBase)
+	// Both sides file a second once it has ended (Java: its metric log,
+	// flushed each second by a timer thread that a loaded machine delays),
+	// so read until every call is filed on both sides, or give up after 20 s
+	// and compare what there is.
+	complete := func(m map[string]*sums) bool {
+		l, f := m[limited], m[failing]
+		return l != nil && f != nil && l.pass+l.block == 12 && f.success == 4
+	}
+	var gm, jm map[string]*sums
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		time.Sleep(time.Second)
+		end := time.Now().UnixMilli()/1000*1000 - 1000 // the last whole second
+		gm, jm = metric(goBase, end), metric(javaBase, end)
+		if complete(gm) && complete(jm) || time.Now().After(deadline) {
+			break
+		}
+	}
 	for _, r := range []string{limited, failing} {
 		g, j := gm[r], jm[r]
 		if g == nil || j == nil {
