@@ -103,7 +103,7 @@ func checkPackage(fset *token.FileSet, files []*ast.File, pkg *types.Package, in
 		}
 		found = append(found, c.collect(f)...)
 		c.reserveImports(f, model.Reserved)
-		model.Registrations = append(model.Registrations, registrations(fset, f)...)
+		model.Registrations = append(model.Registrations, registrations(fset, f, packageStringConst(pkg))...)
 	}
 	for _, name := range pkg.Scope().Names() {
 		if c.isUserObject(pkg.Scope().Lookup(name)) {

@@ -2,16 +2,20 @@ package annotate
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
 	"strconv"
 )
 
-// registrations finds the literal names f passes to runtime.NewResource
-// and runtime.WithEntrance, whatever name f imports the runtime under.
-// Function bodies are not type-checked on every load route, so calls are
-// matched by the import's name: a local variable shadowing it could add a
-// name, never hide one.
-func registrations(fset *token.FileSet, f *ast.File) []Registration {
+// registrations finds the names f passes to runtime.NewResource and
+// runtime.WithEntrance as string literals, or as identifiers that constant
+// resolves to a string (package-level constants: the package scope is
+// type-checked on every load route; nil resolves nothing), whatever name f
+// imports the runtime under. Function bodies are not type-checked on every
+// load route, so calls are matched by the import's name: a local variable
+// shadowing it could add a name, never hide one.
+func registrations(fset *token.FileSet, f *ast.File, constant func(name string) (string, bool)) []Registration {
 	local, dot := runtimeImportName(f)
 	if local == "" && !dot {
 		return nil
@@ -31,6 +35,10 @@ func registrations(fset *token.FileSet, f *ast.File) []Registration {
 		}
 		if lit, s, ok := stringArg(call, arg); ok {
 			out = append(out, Registration{Kind: kind, Name: s, Pos: fset.Position(lit.Pos())})
+		} else if id, ok := identArg(call, arg); ok && constant != nil {
+			if s, ok := constant(id.Name); ok {
+				out = append(out, Registration{Kind: kind, Name: s, Pos: fset.Position(id.Pos())})
+			}
 		}
 		return true
 	})
@@ -84,4 +92,28 @@ func stringArg(call *ast.CallExpr, i int) (*ast.BasicLit, string, bool) {
 	}
 	s, err := strconv.Unquote(lit.Value)
 	return lit, s, err == nil
+}
+
+// identArg returns call's i-th argument when it is a plain identifier.
+func identArg(call *ast.CallExpr, i int) (*ast.Ident, bool) {
+	if i < 0 || i >= len(call.Args) {
+		return nil, false
+	}
+	id, ok := call.Args[i].(*ast.Ident)
+	return id, ok
+}
+
+// packageStringConst resolves name to the value of a string constant
+// declared at pkg's package level.
+func packageStringConst(pkg *types.Package) func(name string) (string, bool) {
+	if pkg == nil {
+		return nil
+	}
+	return func(name string) (string, bool) {
+		c, ok := pkg.Scope().Lookup(name).(*types.Const)
+		if !ok || c.Val().Kind() != constant.String {
+			return "", false
+		}
+		return constant.StringVal(c.Val()), true
+	}
 }

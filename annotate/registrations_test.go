@@ -1,8 +1,11 @@
 package annotate
 
 import (
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
 	"testing"
@@ -30,10 +33,17 @@ import "runtime"
 var r = runtime.NewResource("x")`, nil, nil},
 		{"names built at run time are invisible", `package p
 import "github.com/sentinelgen/sentinelgen/runtime"
-const name = "c"
+var name = "c"
 var r = runtime.NewResource(name)
 var s = runtime.NewResource("a" + "b")
 func f() { runtime.NewResource() }`, nil, nil},
+		{"package-level string constants are read", `package p
+import "github.com/sentinelgen/sentinelgen/runtime"
+const name, other = "c", 3
+var r = runtime.NewResource(name)
+var s = runtime.NewResource(other)
+const entrance = "web"
+func f(ctx context.Context) { ctx = runtime.WithEntrance(ctx, entrance) }`, []string{"c"}, []string{"web"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -43,7 +53,12 @@ func f() { runtime.NewResource() }`, nil, nil},
 				t.Fatal(err)
 			}
 			res, ent := map[string]bool{}, map[string]bool{}
-			for _, r := range registrations(fset, f) {
+			// The package scope as the loaders type-check it; the runtime's
+			// import cannot be resolved here, which leaves constants alone.
+			conf := types.Config{Importer: importer.Default(), Error: func(error) {}}
+			pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)
+			lookup := packageStringConst(pkg)
+			for _, r := range registrations(fset, f, lookup) {
 				if r.Kind == RegisterResource {
 					res[r.Name] = true
 				} else {
