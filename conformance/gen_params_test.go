@@ -122,7 +122,7 @@ func (g *paramGen) load() {
 				r["paramFlowItemList"] = []any{item}
 			}
 			// Java writes a negative paramIdx's first resolution into the
-			// rule (docs/differences.md, param-idx-per-call), which changes
+			// rule (docs/differences.md, param-negative-index), which changes
 			// the rule's identity for the next load: an unchanged rule
 			// with a negative index gets fresh budgets there and not here,
 			// and -1 reloaded as 1 keeps them there and not here. A
