@@ -27,19 +27,21 @@ elapsed() {
 	printf '%dm%02ds' $((s / 60)) $((s % 60))
 }
 
-# run runs one command in directory $1, streaming its output, and records it
-# as failed (returning 1) when it exits non-zero.
-run() {
+# gotest runs go test with the given arguments in module directory $1,
+# streaming its output, and records it as failed (returning 1) when it exits
+# non-zero. An assignment before the call (GOARCH=386 gotest ...) reaches go.
+gotest() {
 	local dir=$1
 	shift
 	local t=$SECONDS
-	echo "--- $dir: $*"
-	if (cd "$dir" && env "$@"); then
-		echo "--- ok   $dir: $* ($(elapsed "$t"))"
+	local what="${GOARCH:+GOARCH=$GOARCH }go test $*"
+	echo "--- $dir: $what"
+	if (cd "$dir" && go test "$@"); then
+		echo "--- ok   $dir: $what ($(elapsed "$t"))"
 		return 0
 	fi
-	echo "--- FAIL $dir: $* ($(elapsed "$t"))"
-	failures+=("$dir: $*")
+	echo "--- FAIL $dir: $what ($(elapsed "$t"))"
+	failures+=("$dir: $what")
 	return 1
 }
 
@@ -62,12 +64,12 @@ for dir in "${modules[@]}"; do
 	echo
 	echo "=== module $dir ($path)"
 	ok=1
-	run "$dir" go test -race "$@" ./... || ok=0
+	gotest "$dir" -race "$@" ./... || ok=0
 	if [ "$dir" = . ]; then
 		# The runtime without its go:linkname to the Go runtime, and on a
 		# 32-bit platform, where its plain 64-bit stores must not be used.
-		run "$dir" go test -race -tags sentinel_nolinkname "$@" ./runtime/... || ok=0
-		run "$dir" GOARCH=386 go test "$@" ./runtime/... || ok=0
+		gotest "$dir" -race -tags sentinel_nolinkname "$@" ./runtime/... || ok=0
+		GOARCH=386 gotest "$dir" "$@" ./runtime/... || ok=0
 	fi
 	if ((ok)); then
 		passed=$((passed + 1))

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,35 +20,11 @@ func TestHTTPFlag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example for several seconds")
 	}
-	bin := filepath.Join(t.TempDir(), "orders")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	// A bare port: the example binds it on 127.0.0.1. With -transport too,
 	// the command center and -http share one sampler.
-	cmd := exec.CommandContext(ctx, bin, "-duration=8s", "-qps=200", "-limit=50", "-slow-until=0s", "-http=:0", "-transport=127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	addrRE := regexp.MustCompile(`metrics on http://(127\.0\.0\.1:\d+)/metrics, page on http://127\.0\.0\.1:\d+/`)
-	addr := ""
-	sc := bufio.NewScanner(stdout)
-	for addr == "" && sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			addr = m[1]
-		}
-	}
-	if addr == "" {
-		t.Fatal("the example never said where it serves -http (or not on 127.0.0.1)")
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	addr := startBinary(t, regexp.MustCompile(`metrics on http://(127\.0\.0\.1:\d+)/metrics, page on http://127\.0\.0\.1:\d+/`),
+		"it serves -http (or not on 127.0.0.1)",
+		"-duration=8s", "-qps=200", "-limit=50", "-slow-until=0s", "-http=:0", "-transport=127.0.0.1:0")
 
 	get := func(path string) (string, string) {
 		resp, err := http.Get("http://" + addr + path)

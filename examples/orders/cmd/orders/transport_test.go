@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -26,10 +24,6 @@ func TestTransportFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example for several seconds")
 	}
-	bin := filepath.Join(t.TempDir(), "orders")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	beats := make(chan url.Values, 16)
 	dash := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
@@ -43,8 +37,6 @@ func TestTransportFlags(t *testing.T) {
 	}))
 	defer dash.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	// A copy of the example's rule file: a push is written back to it.
 	rulesFile := filepath.Join(t.TempDir(), "rules.toml")
 	orig, err := os.ReadFile("../../rules.toml")
@@ -54,28 +46,9 @@ func TestTransportFlags(t *testing.T) {
 	if err := os.WriteFile(rulesFile, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, bin, "-duration=30s", "-qps=50", "-slow-until=0s", "-app=orders-test",
+	addr := startBinary(t, regexp.MustCompile(`sentinel command center on (127\.0\.0\.1:\d+)`), "its command center listens",
+		"-duration=30s", "-qps=50", "-slow-until=0s", "-app=orders-test",
 		"-rules="+rulesFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	addrRE := regexp.MustCompile(`sentinel command center on (127\.0\.0\.1:\d+)`)
-	addr := ""
-	sc := bufio.NewScanner(stdout)
-	for addr == "" && sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			addr = m[1]
-		}
-	}
-	if addr == "" {
-		t.Fatal("the example never said where its command center listens")
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
 
 	select {
 	case form := <-beats:
