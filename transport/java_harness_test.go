@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,16 +12,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/javaharness"
 )
 
 // javaDir is the Maven project of Sentinel's side of the comparison.
 const javaDir = "../conformance/transport-java"
-
-// requireJava reports whether a missing JDK or Maven fails the test rather
-// than skips it: under CI, as for the other Java comparisons.
-func requireJava() bool {
-	return os.Getenv("CI") != "" || os.Getenv("SENTINELGEN_REQUIRE_SERVERS") != ""
-}
 
 var (
 	javaOnce sync.Once
@@ -38,13 +33,11 @@ func javaMain(t *testing.T) []string {
 	if testing.Short() {
 		t.Skip("builds and runs Java Sentinel")
 	}
-	for _, tool := range []string{"java", "mvn"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if requireJava() {
-				t.Fatalf("%s not found in PATH (scripts/servers.sh installs it)", tool)
-			}
-			t.Skipf("comparison with Java Sentinel skipped: %s not found (apt-get install openjdk-17-jdk-headless maven)", tool)
+	if err := javaharness.LookTools(); err != nil {
+		if javaharness.Required() {
+			t.Fatalf("%v (scripts/servers.sh installs it)", err)
 		}
+		t.Skipf("comparison with Java Sentinel skipped: %v (apt-get install openjdk-17-jdk-headless maven)", err)
 	}
 	javaOnce.Do(func() { javaCmd, javaErr = buildJava() })
 	if javaErr != nil {
@@ -58,65 +51,11 @@ func buildJava() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	jar := filepath.Join(dir, "target", "transport-conformance.jar")
-	cpFile := filepath.Join(dir, "target", "classpath.txt")
-	if stale, err := outdated(dir, jar, cpFile); err != nil {
-		return nil, err
-	} else if stale {
-		var out bytes.Buffer
-		for _, args := range [][]string{{"-q", "-B", "-o", "package"}, {"-q", "-B", "package"}} {
-			out.Reset()
-			cmd := exec.Command("mvn", args...)
-			cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
-			if err = cmd.Run(); err == nil {
-				break
-			}
-		}
-		if err != nil {
-			return nil, fmt.Errorf("building %s with Maven: %v\n%s", dir, err, out.String())
-		}
-		// Maven leaves up-to-date outputs untouched: mark both as checked
-		// now, or every run would build again.
-		now := time.Now()
-		for _, o := range []string{jar, cpFile} {
-			if err := os.Chtimes(o, now, now); err != nil {
-				return nil, err
-			}
-		}
-	}
-	cp, err := os.ReadFile(cpFile)
+	cp, _, err := javaharness.Build(dir, "transport-conformance.jar")
 	if err != nil {
 		return nil, err
 	}
-	return []string{"java", "-cp", jar + string(os.PathListSeparator) + strings.TrimSpace(string(cp))}, nil
-}
-
-// outdated reports whether an output is missing or older than a source.
-func outdated(dir string, outputs ...string) (bool, error) {
-	var oldest time.Time
-	for _, o := range outputs {
-		fi, err := os.Stat(o)
-		if err != nil {
-			return true, nil
-		}
-		if oldest.IsZero() || fi.ModTime().Before(oldest) {
-			oldest = fi.ModTime()
-		}
-	}
-	stale := false
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "target" {
-			return filepath.SkipDir
-		}
-		if fi, err := d.Info(); err == nil && !d.IsDir() && fi.ModTime().After(oldest) {
-			stale = true
-		}
-		return nil
-	})
-	return stale, err
+	return []string{"java", "-cp", cp}, nil
 }
 
 // javaParse feeds answers to the Java program's parse command and returns
