@@ -20,8 +20,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/sentinelgen/sentinelgen/datasource"
-	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/examples/edge"
 )
 
@@ -46,12 +44,9 @@ func run(ctx context.Context, args []string, log io.Writer, ready chan<- string)
 	}
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	if *rulesFile != "" {
-		w, err := file.Watch(ctx, *rulesFile, datasource.WithLogger(logger))
-		if err != nil {
+		if err := edge.WatchRules(ctx, *rulesFile, logger); err != nil {
 			return err
 		}
-		set := w.Property().Get()
-		logger.Info("rules in force", "file", *rulesFile, "flow", len(set.Flow), "degrade", len(set.Degrade))
 	}
 	lis, err := net.Listen("tcp", *addr)
 	if err != nil {

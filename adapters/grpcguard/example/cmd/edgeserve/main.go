@@ -20,8 +20,6 @@ import (
 	"os/signal"
 
 	"github.com/sentinelgen/sentinelgen/adapters/grpcguard/example"
-	"github.com/sentinelgen/sentinelgen/datasource"
-	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/examples/edge"
 )
 
@@ -50,12 +48,9 @@ func run(ctx context.Context, args []string, log io.Writer, ready chan<- addrs) 
 	}
 	logger := slog.New(slog.NewTextHandler(log, nil))
 	if *rulesFile != "" {
-		w, err := file.Watch(ctx, *rulesFile, datasource.WithLogger(logger))
-		if err != nil {
+		if err := edge.WatchRules(ctx, *rulesFile, logger); err != nil {
 			return err
 		}
-		set := w.Property().Get()
-		logger.Info("rules in force", "file", *rulesFile, "flow", len(set.Flow), "degrade", len(set.Degrade))
 	}
 	hl, err := net.Listen("tcp", *httpAddr)
 	if err != nil {
