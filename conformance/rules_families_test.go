@@ -102,7 +102,7 @@ func diffParamFlow(g runtime.ParamFlowRule, j javaParamFlow) string {
 	}
 	check("resource", g.Resource == j.Resource, g.Resource, j.Resource)
 	check("limitApp", j.LimitApp == "default", "default", j.LimitApp)
-	check("grade", sentinelGrade(g.Grade) == j.Grade, g.Grade, j.Grade)
+	check("grade", g.Grade.SentinelNumber() == j.Grade, g.Grade, j.Grade)
 	check("paramIdx", j.ParamIdx != nil && *j.ParamIdx == g.ParamIdx, g.ParamIdx, j.ParamIdx)
 	check("count", g.Count == j.Count, g.Count, j.Count)
 	check("controlBehavior", int32(g.ControlBehavior) == j.ControlBehavior, g.ControlBehavior, j.ControlBehavior)

@@ -198,7 +198,7 @@ func diffFlow(g runtime.FlowRule, j javaFlow) string {
 	}
 	check("resource", g.Resource == j.Resource, g.Resource, j.Resource)
 	check("limitApp", rules.NormalizeFlow(g).LimitApp == j.LimitApp, g.LimitApp, j.LimitApp)
-	check("grade", sentinelGrade(g.Grade) == j.Grade, g.Grade, j.Grade)
+	check("grade", g.Grade.SentinelNumber() == j.Grade, g.Grade, j.Grade)
 	check("count", g.Count == j.Count || (math.IsNaN(g.Count) && math.IsNaN(j.Count)), g.Count, j.Count)
 	check("strategy", int32(g.Strategy) == j.Strategy, g.Strategy, j.Strategy)
 	check("refResource", g.RefResource == j.RefResource, g.RefResource, j.RefResource)
@@ -295,16 +295,4 @@ func randomSet(seed uint64) rules.Set {
 		panic(fmt.Sprintf("seed %d: random set is invalid: %v", seed, err))
 	}
 	return s
-}
-
-// sentinelGrade is Sentinel's number for a flow grade (0 thread, 1 QPS);
-// Go's FlowGrade has QPS as its zero value, so a cast would be wrong.
-func sentinelGrade(g runtime.FlowGrade) int32 {
-	switch g {
-	case runtime.FlowGradeQPS:
-		return 1
-	case runtime.FlowGradeConcurrency:
-		return 0
-	}
-	return -1
 }

@@ -31,12 +31,6 @@ type jsonFlowRule struct {
 	ParamItem *jsonParamItem `json:"paramItem,omitempty"`
 }
 
-// Sentinel's grade numbers (RuleConstant.FLOW_GRADE_*).
-const (
-	sentinelGradeThread = 0
-	sentinelGradeQPS    = 1
-)
-
 // ParseFlowRules reads a Sentinel JSON array of GatewayFlowRule objects
 // (rule type gw-flow). Fields a rule leaves out take Sentinel's defaults:
 // grade 1 (QPS), intervalSec 1, maxQueueingTimeoutMs 500. An unknown field
@@ -65,14 +59,11 @@ func ParseFlowRulesLines(name string, data []byte) ([]FlowRule, []int, error) {
 			r.FlowRule.ParamItem = &r.ParamItem.ParamItem
 		}
 		if r.Grade != nil {
-			switch *r.Grade {
-			case sentinelGradeQPS:
-				r.FlowRule.Grade = runtime.FlowGradeQPS
-			case sentinelGradeThread:
-				r.FlowRule.Grade = runtime.FlowGradeConcurrency
-			default:
+			g, ok := runtime.FlowGradeOfSentinel(int64(*r.Grade))
+			if !ok {
 				return fmt.Errorf("%s:%d: %s rule #%d (%q): grade: %d is not 0 (thread count) or 1 (QPS)", name, line, KindFlow, i, r.Resource, *r.Grade)
 			}
+			r.FlowRule.Grade = g
 		}
 		if errs := validateRule(i, r.FlowRule); len(errs) != 0 {
 			return fmt.Errorf("%s:%d: %w", name, line, errors.Join(errs...))
@@ -160,14 +151,10 @@ func EncodeFlowRules(rules []FlowRule) ([]byte, error) {
 // what a Java dashboard or ParseFlowRules reads.
 func (r FlowRule) MarshalJSON() ([]byte, error) {
 	type plain FlowRule // no methods: no recursion
-	g := int32(sentinelGradeQPS)
-	if r.Grade == runtime.FlowGradeConcurrency {
-		g = sentinelGradeThread
-	}
 	return json.Marshal(struct {
 		plain
 		Grade int32 `json:"grade"`
-	}{plain(r), g})
+	}{plain(r), r.Grade.SentinelNumber()})
 }
 
 // EncodeAPIDefinitions writes apis as the Sentinel JSON array

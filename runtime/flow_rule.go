@@ -17,6 +17,31 @@ const (
 	FlowGradeConcurrency FlowGrade = 1
 )
 
+// SentinelNumber is g as Sentinel numbers it in rule JSON: 0 thread
+// (concurrency), 1 QPS. The zero FlowGrade is QPS, so a grade is mapped,
+// never cast; -1 for a value that is not a grade.
+func (g FlowGrade) SentinelNumber() int32 {
+	switch g {
+	case FlowGradeQPS:
+		return 1
+	case FlowGradeConcurrency:
+		return 0
+	}
+	return -1
+}
+
+// FlowGradeOfSentinel is the FlowGrade of Sentinel's number n (0 thread,
+// 1 QPS); ok is false for any other n.
+func FlowGradeOfSentinel(n int64) (g FlowGrade, ok bool) {
+	switch n {
+	case 1:
+		return FlowGradeQPS, true
+	case 0:
+		return FlowGradeConcurrency, true
+	}
+	return 0, false
+}
+
 // FlowStrategy says whose traffic a flow rule measures. Values are Sentinel's.
 type FlowStrategy int32
 

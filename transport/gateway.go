@@ -75,7 +75,7 @@ func apiDefinitionJSON(a gateway.APIDefinition) object {
 func gatewayRuleJSON(r gateway.FlowRule, next map[string]int) object {
 	n := gateway.Normalize(r)
 	o := object{
-		"resource": r.Resource, "resourceMode": int32(r.ResourceMode), "grade": sentinelGrade(r.Grade),
+		"resource": r.Resource, "resourceMode": int32(r.ResourceMode), "grade": r.Grade.SentinelNumber(),
 		"count": jdouble(r.Count), "intervalSec": int64(n.IntervalSec), "controlBehavior": int32(r.ControlBehavior),
 		"burst": r.Burst, "maxQueueingTimeoutMs": r.MaxQueueingTimeoutMs,
 	}

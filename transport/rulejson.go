@@ -40,19 +40,9 @@ const (
 	javaMaxQueueingTimeMs = 500
 )
 
-// sentinelGrade is Sentinel's number for a flow grade: 0 thread, 1 QPS.
-// The runtime's FlowGrade has QPS as its zero value, so the number is
-// mapped, never cast.
-func sentinelGrade(g runtime.FlowGrade) int32 {
-	if g == runtime.FlowGradeConcurrency {
-		return 0
-	}
-	return 1
-}
-
 func flowJSON(r runtime.FlowRule) object {
 	o := object{
-		"resource": r.Resource, "limitApp": limitApp(r.LimitApp), "grade": sentinelGrade(r.Grade),
+		"resource": r.Resource, "limitApp": limitApp(r.LimitApp), "grade": r.Grade.SentinelNumber(),
 		"count": jdouble(r.Count), "strategy": int32(r.Strategy), "controlBehavior": int32(r.ControlBehavior),
 		"warmUpPeriodSec": orJava(r.WarmUpPeriodSec, javaWarmUpPeriodSec), "maxQueueingTimeMs": orJava(r.MaxQueueingTimeMs, javaMaxQueueingTimeMs),
 		"clusterMode": r.ClusterMode, "regex": false,
@@ -126,7 +116,7 @@ func paramJSON(r runtime.ParamFlowRule) object {
 		items = append(items, object{"object": it.Object, "classType": it.ClassType, "count": it.Count})
 	}
 	o := object{
-		"resource": r.Resource, "limitApp": "default", "grade": sentinelGrade(r.Grade), "paramIdx": r.ParamIdx,
+		"resource": r.Resource, "limitApp": "default", "grade": r.Grade.SentinelNumber(), "paramIdx": r.ParamIdx,
 		"count": jdouble(r.Count), "controlBehavior": int32(r.ControlBehavior), "maxQueueingTimeMs": r.MaxQueueingTimeMs,
 		"burstCount": r.BurstCount, "durationInSec": orJava(r.DurationInSec, 1), "paramFlowItemList": items,
 		"clusterMode": r.ClusterMode, "regex": false,
