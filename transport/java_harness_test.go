@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,6 +130,19 @@ func startJavaServer(t *testing.T, rules, app string, port int, dashboard string
 		t.Fatal(err)
 	}
 	j.expect("ready")
+	// Sentinel's command center binds its port from a thread of its own,
+	// after the program says ready: wait until it accepts connections.
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Java's command center never listened on %s: %v", addr, err)
+		}
+	}
 	return j
 }
 
