@@ -32,6 +32,13 @@ for rev in "$@"; do
 	if grep -q '^type Rules struct' "$dir"/runtime/*.go; then
 		load='copied.LoadRules(copied.Rules{Flow: flow, Degrade: degrade})'
 	fi
-	sed -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" -e "s#@LOAD@#$load#" abcopy.tmpl >"abcopy_v${n}_test.go"
+	# Commits with Resource.EntryTo (what generated wrappers call) also get
+	# a "-to" variant, as this tree's runtime has.
+	to=''
+	if grep -q '^func (r \*Resource) EntryTo(' "$dir"/runtime/*.go; then
+		to='variants = append(variants, variant{name: "@NAME@-to", pass: func(i int) func(int) { r := res["pass"][i]; return func(n int) { ctx := context.Background(); var e copied.Entry; for range n { if be := r.EntryTo(\&e, ctx); be != nil { panic(be) }; e.Exit() } } }})'
+	fi
+	sed -e "s#@TO@#$to#" -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" -e "s#@LOAD@#$load#" abcopy.tmpl >"abcopy_v${n}_test.go"
+	gofmt -w "abcopy_v${n}_test.go"
 	echo "v$n: $rev ($name)" >&2
 done

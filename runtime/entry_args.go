@@ -1,6 +1,10 @@
 package runtime
 
-import "context"
+import (
+	"context"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+)
 
 // EntryArgsTo is EntryTo for a call whose arguments hot-parameter rules may
 // check: args[i] is the key of the i-th parameter after a leading
@@ -18,32 +22,48 @@ func (r *Resource) HasParamRules() bool {
 	return rs != nil && rs.param != nil
 }
 
-// guard runs the checks Sentinel's slot chain runs before the flow rules, in
+// guard runs the checks before the flow rules (see checkGuard) and, when
+// one of them refuses the call, records the block and clears e.
+func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]ParamArg, via *node, nowNs, acquire int64) (int64, *BlockError) {
+	nowNs, blocked := r.checkGuard(e, rs, ctx, args, nowNs, acquire)
+	if blocked != nil {
+		id := r.stats.second.ID(nowNs / 1e6)
+		e.params = paramHeld{} // nothing held: the param checks refused or did not run
+		return nowNs, r.dropRare(e, rs, id, acquire, r.recordBlock(stripe.Pin(), via, id, acquire, blocked))
+	}
+	return nowNs, nil
+}
+
+// checkGuard runs the checks Sentinel's slot chain runs before the flow rules, in
 // its order: authority (AuthoritySlot), system protection (SystemSlot, for
-// inbound resources), hot parameters (ParamFlowSlot). It returns the call's
-// origin node for per-origin flow rules (see originNodes.of), the inbound
-// aggregate when system protection is in force, the time after the checks
-// (a param rate limiter may sleep), or the block error of the first check
-// that refuses the call. The origin is read from ctx only when a rule of
-// the resource needs it.
-func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]ParamArg, nowNs, acquire int64) (from *node, other, sys bool, _ int64, blocked *BlockError) {
+// inbound resources), hot parameters (ParamFlowSlot). It marks e as guarded
+// and records in it the call's origin node for per-origin flow rules (see
+// originNodes.of) and whether the inbound aggregate counts the call; it
+// returns the time after the checks (a param rate limiter may sleep), or the
+// block error of the first check that refuses the call. The origin is read
+// from ctx only when a rule of the resource needs it.
+func (r *Resource) checkGuard(e *Entry, rs *ruleSet, ctx context.Context, args *[]ParamArg, nowNs, acquire int64) (_ int64, blocked *BlockError) {
+	e.from, e.guard = nil, guardedCall
 	if x := rs.x; x != nil && (len(x.authority) != 0 || x.origins != nil) {
 		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
 			for _, a := range x.authority {
 				if blocked := a.check(origin); blocked != nil {
-					return nil, false, false, nowNs, blocked
+					return nowNs, blocked
 				}
 			}
 			if x.origins != nil {
-				from, other = x.origins.of(origin)
+				var other bool
+				if e.from, other = x.origins.of(origin); other {
+					e.guard |= guardOther
+				}
 			}
 		}
 	}
-	if g := systemGuard.Load(); g != nil && r.TrafficType() == TrafficInbound {
-		if blocked := g.check(r, nowNs/1e6, acquire); blocked != nil {
-			return from, other, false, nowNs, blocked
+	if sg := systemGuard.Load(); sg != nil && r.TrafficType() == TrafficInbound {
+		if blocked := sg.check(r, nowNs/1e6, acquire); blocked != nil {
+			return nowNs, blocked
 		}
-		sys = true
+		e.guard |= guardInbound
 	}
 	if rs.param != nil {
 		e.params = paramHeld{}
@@ -52,11 +72,11 @@ func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]Par
 			a = *args
 		}
 		if blocked := rs.param.enter(&e.params, a, nowNs, acquire); blocked != nil {
-			return from, other, false, nowNs, blocked
+			return nowNs, blocked
 		}
 		if rs.param.sleeps() { // only a queueing rate limiter sleeps: the rest keep nowNs
 			nowNs = nowNanos()
 		}
 	}
-	return from, other, sys, nowNs, nil
+	return nowNs, nil
 }

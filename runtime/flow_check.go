@@ -96,12 +96,12 @@ func countLimit(count float64) int64 {
 // (nil without an origin), other telling whether no rule names the origin.
 // This is Sentinel's FlowRuleChecker.selectNodeByRequesterAndStrategy
 // deciding between a node and none.
-func (f *flowCheck) applies(from *node, other bool) bool {
+func (f *flowCheck) applies(e *Entry) bool {
 	switch f.app {
 	case appOne:
-		return from != nil && from == f.origin
+		return e.from != nil && e.from == f.origin
 	case appOther:
-		return other
+		return e.guard&guardOther != 0
 	}
 	return true
 }

@@ -100,7 +100,7 @@ func (e *Entry) Exit() {
 		}
 	}
 	stripe.Unpin()
-	if e.rare {
+	if e.guard != 0 {
 		e.exitRare(id, nowMs, rtMs, acquire)
 	}
 	for i := 0; changes != 0; i++ {
@@ -119,7 +119,7 @@ func (e *Entry) exitRare(id, nowMs, rtMs, acquire int64) {
 		e.from.exit(stripe.Pin(), id, rtMs, acquire, e.failed)
 		stripe.Unpin()
 	}
-	if e.inbound {
+	if e.guard&guardInbound != 0 {
 		inboundStats.exit(nowMs, rtMs, acquire)
 	}
 	if e.rules.param != nil {
