@@ -66,7 +66,10 @@ func (e *Entry) Exit() {
 		return
 	}
 	e.exited = true
-	nowNs := nowNanos()
+	nowNs, ok := nowCached()
+	if !ok {
+		nowNs = nowNanos()
+	}
 	nowMs := nowNs / 1e6
 	// A reading just after the default clock wakes can be a fraction of a
 	// millisecond ahead of the cached readings that follow it.

@@ -191,7 +191,10 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	if x != nil && x.chained != nil {
 		via = x.chained[EntranceFrom(ctx)]
 	}
-	nowNs := nowNanos()
+	nowNs, ok := nowCached()
+	if !ok {
+		nowNs = nowNanos()
+	}
 	// The checks before the flow rules cost two branches when no rule
 	// needs them. What they find out (the origin's node, whether the
 	// inbound aggregate counts the call) they write into *e, not into
