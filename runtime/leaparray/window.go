@@ -296,7 +296,15 @@ func (w *Window) borrowWord(id int64) *atomic.Uint64 {
 // ID is the number of the bucket-wide window containing nowMs. Windows with
 // the same bucket width share IDs, so one ID can address several of them
 // (see AtID and CountWithBorrowedAt).
-func (w *Window) ID(nowMs int64) int64 { return w.windowID(nowMs) }
+//
+// It inlines the second-level window's case (see windowID), which every
+// Entry takes.
+func (w *Window) ID(nowMs int64) int64 {
+	if w.widthMs == defaultWidthMs && nowMs >= 0 {
+		return int64(uint64(nowMs) / defaultWidthMs)
+	}
+	return w.windowID(nowMs)
+}
 
 // AtID is AtPinned for a window ID from ID.
 func (w *Window) AtID(id int64, p stripe.P) Cursor { return w.cursor(id, p) }
