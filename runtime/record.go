@@ -80,7 +80,13 @@ func (e *Entry) Exit() {
 	}
 	acquire, stats := int64(e.acquire), e.res.stats
 	p := stripe.Pin()
-	if !exitTickets.use(e.ticket, p) {
+	ended := false
+	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
+		ended = !exitTickets.endOwn(s, e.ticket)
+	} else {
+		ended = !exitTickets.endElsewhere(e.ticket)
+	}
+	if ended {
 		stripe.Unpin() // a copy of e has ended the call
 		return
 	}

@@ -128,20 +128,36 @@ func (b *ticketBook) takeShared() (ticket, uint64) {
 	return 0, seq
 }
 
-// use ends the call holding t, on processor p (the caller is pinned to p),
-// reporting false when it had already ended. The zero ticket reports true.
-func (b *ticketBook) use(t ticket, p stripe.P) bool {
-	if t == 0 {
-		return true
+// Ending a call's ticket is two steps, so that Exit inlines the common one
+// (a single function for both exceeds the inliner's budget): ownSlot finds
+// the slot of a ticket taken on the processor Exit is pinned to, and
+// endOwn clears it; any other ticket goes to endElsewhere.
+
+// ownSlot is t's slot when t is a ticket of p's own block (the caller is
+// pinned to p), or nil.
+func (b *ticketBook) ownSlot(t ticket, p stripe.P) *atomic.Uint64 {
+	if blk := int(uint64(t) >> ticketShift); t == 0 || blk != p.Index() || blk >= b.owned {
+		return nil
 	}
-	s := b.slot(t)
-	if blk := int(uint64(t) >> ticketShift); blk == p.Index() && blk < b.owned {
-		// The slot's own processor: no one else fills it meanwhile.
-		if s.Load() != uint64(t) {
-			return false
-		}
-		stripe.Store(s, 0)
-		return true
+	return b.slot(t)
+}
+
+// endOwn ends the call holding t, whose slot s is in the pinned
+// processor's own block, reporting false when it had already ended. No one
+// else fills the slot meanwhile, so a load and a plain store do.
+func (b *ticketBook) endOwn(s *atomic.Uint64, t ticket) bool {
+	if s.Load() != uint64(t) {
+		return false
 	}
-	return s.CompareAndSwap(uint64(t), 0)
+	stripe.Store(s, 0)
+	return true
+}
+
+// endElsewhere ends the call holding t, a ticket of another processor's
+// block or of the shared block, reporting false when it had already ended.
+// The zero ticket reports true.
+//
+//go:noinline
+func (b *ticketBook) endElsewhere(t ticket) bool {
+	return t == 0 || b.slot(t).CompareAndSwap(uint64(t), 0)
 }
