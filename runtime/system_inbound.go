@@ -128,7 +128,9 @@ func (v inboundView) avgRt() float64 {
 }
 
 // maxSuccessQps is the busiest bucket's successes as a per-second rate
-// (Sentinel's StatisticNode.maxSuccessQps).
+// (Sentinel's StatisticNode.maxSuccessQps). The count is at least 1, as
+// Sentinel's ArrayMetric.maxSuccess: without it, BBR would refuse a second
+// call in flight whenever no call has ended in the window yet.
 func (v inboundView) maxSuccessQps() float64 {
-	return float64(v.maxSuccess) * 1000 / inboundBucketMs
+	return float64(max(v.maxSuccess, 1)) * 1000 / inboundBucketMs
 }
