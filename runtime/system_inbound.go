@@ -87,7 +87,10 @@ func (s *inbound) exit(nowMs, rtMs, acquire int64) {
 	s.inFlight.Add(-1)
 	b := s.at(nowMs / inboundBucketMs)
 	b.success.Add(acquire)
-	b.rt.Add(rtMs * acquire)
+	// Once per call, whatever its count: Sentinel's addRtAndSuccess adds
+	// the count to the successes and the response time once, so a batch's
+	// average is its time over its items.
+	b.rt.Add(rtMs)
 	for m := b.minRt.Load(); rtMs < m && !b.minRt.CompareAndSwap(m, rtMs); m = b.minRt.Load() {
 	}
 }
