@@ -35,8 +35,9 @@ public final class ClockAgent {
     /**
      * The sentinel-core 1.8.9 classes that read the time or wait on the
      * request path (found with a search for currentTimeMillis, nanoTime and
-     * sleep in its sources), and the one that reads the system status. Naming them keeps the rewriting fast: the agent
-     * does not look at any other class.
+     * sleep in its sources), and the one that reads the system status.
+     * Naming them keeps the rewriting fast: the agent does not look at any
+     * other class.
      */
     private static final String[] TIMED = {
         "com.alibaba.csp.sentinel.Entry",
