@@ -15,6 +15,7 @@ import (
 var (
 	generated = flag.Int("conformance.generated", 300, "number of generated scenarios to compare")
 	genParams = flag.Int("conformance.generated-params", 100, "number of generated hot-parameter scenarios to compare")
+	genSystem = flag.Int("conformance.generated-system", 40, "number of generated system-protection scenarios to compare")
 	firstSeed = flag.Uint64("conformance.seed", 1, "seed of the first generated scenario")
 	keepDir   = flag.String("conformance.keep", "", "write the generated scenarios to this directory (to replay or read them)")
 	withFlag  = flag.String("conformance.with", "", "comma-separated features the generated scenarios may use beyond the default (see allFeatures in gen_test.go; \"all\" for every one)")
@@ -69,6 +70,14 @@ func loadScenarios(t *testing.T) (all []scenario, hand int) {
 		seed := *firstSeed + uint64(i)
 		name := filepath.Join(dir, fmt.Sprintf("generated-params-%04d.jsonl", seed))
 		if err := os.WriteFile(name, genParamScenario(seed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	for i := range *genSystem {
+		seed := *firstSeed + uint64(i)
+		name := filepath.Join(dir, fmt.Sprintf("generated-system-%04d.jsonl", seed))
+		if err := os.WriteFile(name, genSystemScenario(seed), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, name)

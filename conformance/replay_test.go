@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -32,14 +33,19 @@ type goReplay struct {
 func newGoReplay() *goReplay {
 	c := runtime.NewManualClock(time.Duration(startMs) * time.Millisecond)
 	runtime.SetClock(c)
+	// The scenario decides the load and CPU readings, as FakeSystem does on
+	// the Java side: the machine's are never read.
+	sysreadings.Pin(-1, -1)
 	return &goReplay{clock: c, open: map[string]runtime.Entry{}}
 }
 
-// close restores the real clock and clears the rules.
+// close restores the real clock and readings and clears the rules.
 func (g *goReplay) close() error {
 	g.reset()
 	runtime.SetClock(nil)
-	return runtime.LoadRules(runtime.Rules{})
+	err := runtime.LoadRules(runtime.Rules{})
+	sysreadings.Unpin()
+	return err
 }
 
 // run replays one scenario starting at startNs and returns one output per
@@ -63,6 +69,7 @@ func (g *goReplay) reset() {
 	if err := runtime.LoadRules(runtime.Rules{}); err != nil {
 		panic(err) // empty rules always load
 	}
+	sysreadings.Pin(-1, -1)
 	g.degrade = nil
 }
 
@@ -86,6 +93,16 @@ func (g *goReplay) event(ev event) string {
 		return "exit"
 	case "check":
 		return g.check(ev.Resource)
+	case "system-readings":
+		load, cpu := sysreadings.Load(), sysreadings.CPU()
+		if ev.Load != nil {
+			load = *ev.Load
+		}
+		if ev.CPU != nil {
+			cpu = *ev.CPU
+		}
+		sysreadings.Pin(load, cpu)
+		return "system-readings"
 	}
 	return "error unknown op " + ev.Op
 }

@@ -23,6 +23,12 @@ type event struct {
 	Ms int64 `json:"ms,omitempty"`
 	Us int64 `json:"us,omitempty"`
 
+	// system-readings: the load average and CPU usage (0..1) system
+	// protection reads from now on, -1 for unknown; one left out keeps its
+	// value.
+	Load *float64 `json:"load,omitempty"`
+	CPU  *float64 `json:"cpu,omitempty"`
+
 	// entry, call, exit, check.
 	ID          string `json:"id,omitempty"`
 	Resource    string `json:"resource,omitempty"`
@@ -71,9 +77,12 @@ func parseScenario(name string, data []byte) ([]step, error) {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		switch ev.Op {
-		case "rules", "advance", "entry", "call", "exit", "check":
+		case "rules", "advance", "entry", "call", "exit", "check", "system-readings":
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown op %q (want rules, advance, entry, call, exit or check)", name, n, ev.Op)
+			return nil, fmt.Errorf("%s:%d: unknown op %q (want rules, advance, entry, call, exit, check or system-readings)", name, n, ev.Op)
+		}
+		if ev.Op == "system-readings" && ev.Load == nil && ev.CPU == nil {
+			return nil, fmt.Errorf("%s:%d: system-readings needs load or cpu", name, n)
 		}
 		if (ev.Op == "entry" || ev.Op == "call" || ev.Op == "check") && ev.Resource == "" {
 			return nil, fmt.Errorf("%s:%d: %s needs a resource", name, n, ev.Op)

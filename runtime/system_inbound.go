@@ -87,7 +87,10 @@ func (s *inbound) exit(nowMs, rtMs, acquire int64) {
 	s.inFlight.Add(-1)
 	b := s.at(nowMs / inboundBucketMs)
 	b.success.Add(acquire)
-	b.rt.Add(rtMs * acquire)
+	// Once per call, whatever its count: Sentinel's addRtAndSuccess adds
+	// the count to the successes and the response time once, so a batch's
+	// average is its time over its items.
+	b.rt.Add(rtMs)
 	for m := b.minRt.Load(); rtMs < m && !b.minRt.CompareAndSwap(m, rtMs); m = b.minRt.Load() {
 	}
 }
@@ -128,7 +131,9 @@ func (v inboundView) avgRt() float64 {
 }
 
 // maxSuccessQps is the busiest bucket's successes as a per-second rate
-// (Sentinel's StatisticNode.maxSuccessQps).
+// (Sentinel's StatisticNode.maxSuccessQps). The count is at least 1, as
+// Sentinel's ArrayMetric.maxSuccess: without it, BBR would refuse a second
+// call in flight whenever no call has ended in the window yet.
 func (v inboundView) maxSuccessQps() float64 {
-	return float64(v.maxSuccess) * 1000 / inboundBucketMs
+	return float64(max(v.maxSuccess, 1)) * 1000 / inboundBucketMs
 }

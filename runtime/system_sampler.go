@@ -1,29 +1,32 @@
 package runtime
 
 import (
-	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
 )
 
 // systemReadings is the latest load average and CPU usage (0..1), each -1
-// while unknown, which no threshold is below.
+// while unknown, which no threshold is below. The values live in
+// internal/sysreadings, where the conformance harness can pin them (see
+// that package for why they are not here).
 var systemReadings readings
 
-type readings struct{ loadBits, cpuBits atomic.Uint64 }
+type readings struct{}
 
-func (r *readings) load() float64 { return math.Float64frombits(r.loadBits.Load()) }
-func (r *readings) cpu() float64  { return math.Float64frombits(r.cpuBits.Load()) }
+func (readings) load() float64 { return sysreadings.Load() }
+func (readings) cpu() float64  { return sysreadings.CPU() }
 
-func (r *readings) set(load, cpu float64) {
-	r.loadBits.Store(math.Float64bits(load))
-	r.cpuBits.Store(math.Float64bits(cpu))
-}
+// set stores readings of the machine; it does nothing while a test has
+// pinned them.
+func (readings) set(load, cpu float64) { sysreadings.Sampled(load, cpu) }
 
-func init() { systemReadings.set(-1, -1) }
+// readingsSupported reports whether load and CPU rules can be checked here:
+// on platforms the runtime reads, or anywhere while the readings are
+// pinned (a scenario gives them).
+func readingsSupported() bool { return sysstat.Supported() || sysreadings.Pinned() }
 
 // systemSamplePeriod is how often the sampler reads (Sentinel's
 // SystemStatusListener runs every second).

@@ -7,8 +7,6 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-
-	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
 )
 
 // RuleError says which rule of a load was invalid and why. Loads return it
@@ -258,7 +256,7 @@ func ValidateSystemRules(rules []SystemRule) error {
 		if r.HighestCPUUsage > 1 {
 			fail("HighestCPUUsage", fmt.Sprintf("%v must be at most 1: it is a fraction of the CPUs the process may use, not a percentage", r.HighestCPUUsage))
 		}
-		if !sysstat.Supported() {
+		if !readingsSupported() {
 			if r.HighestSystemLoad >= 0 {
 				fail("HighestSystemLoad", "is unsupported on "+goruntime.GOOS+": the runtime reads the load average on Linux only")
 			}

@@ -9,6 +9,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
 
+import com.alibaba.csp.sentinel.slots.system.SystemStatusListener;
+
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.MemberSubstitution;
 
@@ -18,6 +20,8 @@ import net.bytebuddy.asm.MemberSubstitution;
  * in the flow controllers (the rate limiter's and the prioritized entry's
  * waits, the hot-parameter rate limiter's) System.nanoTime(), Thread.sleep(long),
  * TimeUnit.sleep(long) and LockSupport.parkNanos(long) go to FakeClock too.
+ * In SystemRuleManager, the reads of SystemStatusListener's load and CPU
+ * usage go to FakeSystem, so a scenario scripts the readings.
  *
  * Mockito's mockStatic, which Sentinel's own tests use for TimeUtil, cannot
  * do the second half: it refuses System and Thread, and a mocked static only
@@ -26,11 +30,14 @@ import net.bytebuddy.asm.MemberSubstitution;
 public final class ClockAgent {
     private ClockAgent() {}
 
+    private static final String SYSTEM_RULE_MANAGER = "com.alibaba.csp.sentinel.slots.system.SystemRuleManager";
+
     /**
      * The sentinel-core 1.8.9 classes that read the time or wait on the
      * request path (found with a search for currentTimeMillis, nanoTime and
-     * sleep in its sources). Naming them keeps the rewriting fast: the agent
-     * does not look at any other class.
+     * sleep in its sources), and the one that reads the system status.
+     * Naming them keeps the rewriting fast: the agent does not look at any
+     * other class.
      */
     private static final String[] TIMED = {
         "com.alibaba.csp.sentinel.Entry",
@@ -50,6 +57,9 @@ public final class ClockAgent {
         // sentinel-parameter-flow-control 1.8.9: the token bucket and the
         // rate limiter (which waits with TimeUnit.sleep).
         "com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowChecker",
+        // Its getCurrentSystemAvgLoad() and getCurrentCpuUsage() read the
+        // listener; the rewriting below points them at FakeSystem.
+        SYSTEM_RULE_MANAGER,
     };
 
     /** Installs the rewriting before Main loads any Sentinel class. */
@@ -66,6 +76,11 @@ public final class ClockAgent {
                 .replaceWith(FakeClock.class.getMethod("parkNanos", long.class))
                 .method(named("sleep").and(takesArguments(long.class)).and(isDeclaredBy(java.util.concurrent.TimeUnit.class)))
                 .replaceWith(FakeClock.class.getMethod("sleepIn", java.util.concurrent.TimeUnit.class, long.class));
+        MemberSubstitution readings = MemberSubstitution.relaxed()
+                .method(named("getSystemAverageLoad").and(isDeclaredBy(SystemStatusListener.class)))
+                .replaceWith(FakeSystem.class.getMethod("systemAverageLoad", SystemStatusListener.class))
+                .method(named("getCpuUsage").and(isDeclaredBy(SystemStatusListener.class)))
+                .replaceWith(FakeSystem.class.getMethod("cpuUsage", SystemStatusListener.class));
         new AgentBuilder.Default()
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .disableClassFormatChanges()
@@ -73,6 +88,9 @@ public final class ClockAgent {
                 .type(namedOneOf(TIMED))
                 .transform((builder, type, loader, module, domain) -> {
                     builder = builder.visit(timeUtil.on(any()));
+                    if (type.getName().equals(SYSTEM_RULE_MANAGER)) {
+                        builder = builder.visit(readings.on(any()));
+                    }
                     if (type.getName().startsWith("com.alibaba.csp.sentinel.slots.block.flow.")) {
                         builder = builder.visit(waits.on(any()));
                     }

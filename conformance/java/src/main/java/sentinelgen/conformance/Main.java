@@ -6,6 +6,8 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.alibaba.csp.sentinel.slots.system.SystemRuleManager;
+
 /**
  * Entry point of the Java side of the conformance comparison.
  *
@@ -38,6 +40,7 @@ public final class Main {
                     files.add(args[i]);
                 }
                 FakeClock.drive(start * 1_000_000L);
+                checkReadingsRewritten();
                 Replay replay = new Replay(System.out);
                 for (int k = 0; k < files.size(); k++) {
                     String f = files.get(k);
@@ -55,6 +58,24 @@ public final class Main {
         System.out.flush();
         // Sentinel's timer threads are not daemons everywhere; do not wait for them.
         System.exit(0);
+    }
+
+    /**
+     * Fails unless SystemRuleManager reads FakeSystem: a rewriting that did
+     * not take (the agent matches by name and says nothing) would leave the
+     * load and CPU checks reading the machine, and the comparison would
+     * depend on how busy it is.
+     */
+    private static void checkReadingsRewritten() {
+        FakeSystem.set(12.5, 0.375);
+        double load = SystemRuleManager.getCurrentSystemAvgLoad();
+        double cpu = SystemRuleManager.getCurrentCpuUsage();
+        FakeSystem.set(-1, -1);
+        if (load != 12.5 || cpu != 0.375) {
+            System.err.println("SystemRuleManager does not read the scenario's readings (load " + load + ", cpu " + cpu
+                    + "): is the jar's ClockAgent loaded with -javaagent?");
+            System.exit(1);
+        }
     }
 
     private static String read(String file) throws Exception {

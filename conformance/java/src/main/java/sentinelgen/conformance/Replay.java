@@ -111,6 +111,7 @@ final class Replay {
         ParamFlowRuleManager.loadRules(new ArrayList<>());
         SystemRuleManager.loadRules(new ArrayList<>());
         AuthorityRuleManager.loadRules(new ArrayList<>());
+        FakeSystem.set(-1, -1);
         degrade = new ArrayList<>();
     }
 
@@ -130,6 +131,11 @@ final class Replay {
                 return exit(ev.getString("id"), ev.getLongValue("rt"), ev.getBooleanValue("error"));
             case "check":
                 return check(ev.getString("resource"));
+            case "system-readings":
+                // A field left out keeps its reading.
+                FakeSystem.set(ev.containsKey("load") ? ev.getDoubleValue("load") : FakeSystem.load(),
+                        ev.containsKey("cpu") ? ev.getDoubleValue("cpu") : FakeSystem.cpu());
+                return "system-readings";
             default:
                 return "error unknown op " + op;
         }
