@@ -539,8 +539,9 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 			g := *f
 			// The same error while the rule keeps its index: its count of
 			// blocks (BlockError.Blocked) then goes on across the reload.
-			if text := r.blockText(index); text != f.blocked.Rule() {
-				g.blocked = newBlockError(BlockTypeFlow, r.Resource, text)
+			if int(f.blocked.ruleAt) != index { // a lazy error: ruleAt is its index
+				g.blocked = new(BlockError)
+				g.blocked.initLazy(BlockTypeFlow, &g.rule, index)
 			}
 			return &g
 		}
