@@ -15,8 +15,11 @@ import "slices"
 // each kind and, once linked, the positions of the new rules naming each
 // changed resource.
 type ruleChanges struct {
-	slot  map[string]int32 // resource name -> its index in names
+	// names is the changed resources, in the order the load names them;
+	// slot maps a name to its index (its slot), made when first needed
+	// (see lookup).
 	names []string
+	slot  map[string]int32
 	// Per kind, where the new list differs from the one in force (empty
 	// for a kind the load leaves as it is).
 	flowAt, degradeAt, paramAt, authorityAt kindDiff
@@ -56,16 +59,15 @@ func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
 	if kinds&kindAuthority != 0 {
 		c.authorityAt.at = diffAt(cur.authority, next.authority, same[AuthorityRule])
 	}
-	// Size the set once: a first load of 100k rules would otherwise grow
-	// it step by step. Differing positions bound the names (two per
-	// position at most, one in the common cases: a new rule, a removed
-	// one, an edit).
-	hint := len(c.flowAt.at) + len(c.degradeAt.at) + len(c.paramAt.at) + len(c.authorityAt.at)
-	c.slot, c.names = make(map[string]int32, hint), make([]string, 0, hint)
-	nameDiff(c, &c.flowAt, cur.flow, next.flow, flowResource)
-	nameDiff(c, &c.degradeAt, cur.degrade, next.degrade, degradeResource)
-	nameDiff(c, &c.paramAt, cur.param, next.param, paramResource)
-	nameDiff(c, &c.authorityAt, cur.authority, next.authority, authorityResource)
+	var n namer
+	n.grow(len(c.flowAt.at) + len(c.degradeAt.at) + len(c.paramAt.at) + len(c.authorityAt.at))
+	f := nameDiff(&n, c.flowAt.at, cur.flow, next.flow, flowResource)
+	d := nameDiff(&n, c.degradeAt.at, cur.degrade, next.degrade, degradeResource)
+	p := nameDiff(&n, c.paramAt.at, cur.param, next.param, paramResource)
+	a := nameDiff(&n, c.authorityAt.at, cur.authority, next.authority, authorityResource)
+	c.names = n.assign()
+	c.flowAt.slot, c.degradeAt.slot = n.slot[f:d:d], n.slot[d:p:p]
+	c.paramAt.slot, c.authorityAt.slot = n.slot[p:a:a], n.slot[a:]
 	return c
 }
 
@@ -92,38 +94,40 @@ func diffAt[T any](old, next []T, same func(a, b *T) bool) []int32 {
 	return at
 }
 
-// nameDiff adds to c the resources named at d's positions, on either side
-// (a rule moving from one resource to another changes both), and records
-// the new side's slots.
-func nameDiff[T any](c *ruleChanges, d *kindDiff, old, next []T, resource func(*T) string) {
-	if len(d.at) == 0 {
-		return
-	}
-	d.slot = make([]int32, len(d.at))
-	for k, p := range d.at {
-		i, s, name := int(p), int32(-1), ""
+// nameDiff hands n the resources named at the positions at, on either side
+// (a rule moving from one resource to another changes both), with a slot
+// per position for the new side's resource (-1 where the new list has no
+// rule), and returns where those slots start in n.slot.
+func nameDiff[T any](n *namer, at []int32, old, next []T, resource func(*T) string) int {
+	base := len(n.slot)
+	for _, p := range at {
+		i, name := int(p), ""
 		if i < len(next) {
 			name = resource(&next[i])
-			s = c.add(name)
+			n.add(name, true)
+		} else {
+			n.slot = append(n.slot, -1)
 		}
 		if i < len(old) {
 			if o := resource(&old[i]); i >= len(next) || o != name {
-				c.add(o)
+				n.add(o, false)
 			}
 		}
-		d.slot[k] = s
 	}
+	return base
 }
 
-// add makes name a changed resource and returns its slot.
-func (c *ruleChanges) add(name string) int32 {
-	s, ok := c.slot[name]
-	if !ok {
-		s = int32(len(c.names))
-		c.slot[name] = s
-		c.names = append(c.names, name)
+// lookup returns name's slot, if name is a changed resource. The map is
+// built on first use: a first load, whose positions all differ, needs none.
+func (c *ruleChanges) lookup(name string) (int32, bool) {
+	if c.slot == nil {
+		c.slot = make(map[string]int32, len(c.names))
+		for k, n := range c.names {
+			c.slot[n] = int32(k)
+		}
 	}
-	return s
+	s, ok := c.slot[name]
+	return s, ok
 }
 
 // has reports whether name is a changed resource; a nil c holds every name.
@@ -131,7 +135,7 @@ func (c *ruleChanges) has(name string) bool {
 	if c == nil {
 		return true
 	}
-	_, ok := c.slot[name]
+	_, ok := c.lookup(name)
 	return ok
 }
 
@@ -173,7 +177,7 @@ func link[T any](c *ruleChanges, rules []T, d *kindDiff, resource func(*T) strin
 		if k >= 0 && int(d.at[k]) == i {
 			s, ok = d.slot[k], true
 		} else {
-			s, ok = c.slot[resource(&rules[i])]
+			s, ok = c.lookup(resource(&rules[i]))
 		}
 		if ok {
 			next[i], head[s] = head[s], int32(i)

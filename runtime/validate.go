@@ -196,7 +196,8 @@ func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 		if fields && r.Resource == "" {
 			fail("Resource", "is empty")
 		}
-		if perResource != nil && only.has(r.Resource) {
+		// A differing position's resource is a changed one: no lookup.
+		if perResource != nil && (fields || only.has(r.Resource)) {
 			perResource[r.Resource]++
 			if perResource[r.Resource] == maxDegradeRulesPerResource+1 {
 				fail("Resource", fmt.Sprintf("has more than %d degrade rules", maxDegradeRulesPerResource))
