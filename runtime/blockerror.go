@@ -127,6 +127,10 @@ func (e *BlockError) initLazy(typ BlockType, src blockSource, index int) {
 	}
 }
 
+// lazyIndex is the rule index a lazy error names; ok is false for an
+// error whose text was made eagerly.
+func (e *BlockError) lazyIndex() (index int, ok bool) { return int(e.ruleAt), e.src != nil }
+
 // source is the rule of a lazy error, by the kind src holds (see src).
 func (e *BlockError) source() blockSource {
 	if e.typ == BlockTypeFlow {

@@ -382,7 +382,7 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 			g := *f
 			// The same error while the rule keeps its index: its count of
 			// blocks (BlockError.Blocked) then goes on across the reload.
-			if int(f.blocked.ruleAt) != index { // a lazy error: ruleAt is its index
+			if i, ok := f.blocked.lazyIndex(); !ok || i != index {
 				g.blocked = new(BlockError)
 				g.blocked.initLazy(BlockTypeFlow, &g.rule, index)
 			}
