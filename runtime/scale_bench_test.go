@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -233,6 +234,37 @@ func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
 		}
 	}
 	cpu.end()
+	cpu.report(b)
+}
+
+// BenchmarkScaleChangeOneFlowRuleParsed is BenchmarkScaleChangeOneFlowRule
+// with every load given a new slice whose names are new strings, as a rule
+// file parsed again delivers them: comparing two rules then reads both
+// names' bytes instead of finding them identical by pointer.
+func BenchmarkScaleChangeOneFlowRuleParsed(b *testing.B) {
+	names := scaleNames("changeparsed", scaleN)
+	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	i := 0
+	var cpu cpuMeter
+	for b.Loop() {
+		b.StopTimer()
+		parsed := scaleFlowRules(names)
+		for k := range parsed {
+			parsed[k].Resource = strings.Clone(names[k])
+		}
+		parsed[scaleN/2].Count = float64(i%2 + 1)
+		i++
+		b.StartTimer()
+		cpu.begin()
+		if err := LoadFlowRules(parsed); err != nil {
+			b.Fatal(err)
+		}
+		cpu.end()
+	}
 	cpu.report(b)
 }
 
