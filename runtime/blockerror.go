@@ -48,6 +48,9 @@ func (t BlockType) String() string {
 // rules are loaded, one per (resource, rule), and shared by every blocked call:
 // they are immutable and must not be modified, except for the count of the
 // calls they blocked (see Blocked). The block path therefore never allocates.
+// The text of a flow or degrade rule's error is formatted the first time
+// Error, Rule or Resource reads it (then kept), so that a load of many rules
+// formats none.
 type BlockError struct {
 	typ BlockType
 	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
@@ -106,8 +109,8 @@ func newBlockError(typ BlockType, resource, rule string) *BlockError {
 	return e
 }
 
-// init fills a zero error, for errors allocated inside the check that
-// returns them (see newFlowCheck).
+// init fills a zero error with its text, formatted now (errors of the
+// kinds initLazy does not take: param-flow, system, authority).
 func (e *BlockError) init(typ BlockType, resource, rule string) {
 	msg := blockPrefix + typ.String() + blockOn + resource + blockBy + rule
 	e.typ, e.ruleAt, e.ruleEnd, e.msg = typ, int32(len(msg)-len(rule)), int32(len(msg)), msg
