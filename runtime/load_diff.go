@@ -7,9 +7,9 @@ import "slices"
 // compares each new list with the one in force, position by position, and
 // rebuilds only the resources named at a differing position: a load that
 // edits one rule among 100k rebuilds one resource, validates one rule and
-// patches one element of the list it keeps, not 100k. The comparison is the
-// one pass over every rule that a reload cannot avoid; the positions it
-// finds serve every later step.
+// patches one element of the list it keeps, not 100k. The positions the
+// comparison finds serve every later step: naming the changed resources,
+// validation, linking each one's rules, and the list kept in force.
 
 // ruleChanges is the resources a load changes, the differing positions of
 // each kind and, once linked, the positions of the new rules naming each
