@@ -71,8 +71,11 @@ func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
 	return c
 }
 
+// same is == for diffAt, which passes rules by pointer (a flow rule is
+// 168 bytes).
 func same[T comparable](a, b *T) bool { return *a == *b }
 
+// The resource a rule names, per kind, for nameDiff and link.
 func flowResource(r *FlowRule) string           { return r.Resource }
 func degradeResource(r *DegradeRule) string     { return r.Resource }
 func paramResource(r *ParamFlowRule) string     { return r.Resource }

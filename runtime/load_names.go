@@ -126,6 +126,7 @@ func sortRefs(refs []nameRef) []nameRef {
 	return out
 }
 
+// compareRefs orders mentions by hash, then name, then order of mention.
 func compareRefs(a, b nameRef) int {
 	if c := cmp.Compare(a.h, b.h); c != 0 {
 		return c
