@@ -72,7 +72,7 @@ func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
 }
 
 // same is == for diffAt, which passes rules by pointer (a flow rule is
-// 168 bytes).
+// 144 bytes).
 func same[T comparable](a, b *T) bool { return *a == *b }
 
 // The resource a rule names, per kind, for nameDiff and link.
