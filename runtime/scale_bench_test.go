@@ -268,6 +268,30 @@ func BenchmarkScaleChangeOneFlowRuleParsed(b *testing.B) {
 	cpu.report(b)
 }
 
+// BenchmarkScaleChangeOneRuleLoadRules is BenchmarkScaleChangeOneFlowRule
+// through LoadRules with both kinds, as rules.Apply and the data sources
+// load: every kind's list is compared, and one flow rule differs.
+func BenchmarkScaleChangeOneRuleLoadRules(b *testing.B) {
+	names := scaleNames("changeall", scaleN)
+	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	i := 0
+	var cpu cpuMeter
+	cpu.begin()
+	for b.Loop() {
+		flow[scaleN/2].Count = float64(i%2 + 1)
+		i++
+		if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.end()
+	cpu.report(b)
+}
+
 // BenchmarkScaleChangeOneDegradeRule is BenchmarkScaleChangeOneFlowRule for
 // a breaker's rule.
 func BenchmarkScaleChangeOneDegradeRule(b *testing.B) {
