@@ -54,7 +54,7 @@ func newAuthorityCheck(r AuthorityRule, index int) *authorityCheck {
 // blockError is the error refusing origin.
 func (a *authorityCheck) blockError(origin string) *BlockError {
 	be := newBlockError(BlockTypeAuthority, a.resource, a.text+": origin "+strconv.Quote(origin))
-	be.origin = origin
+	be.detail = origin
 	return be
 }
 

@@ -77,11 +77,16 @@ func newBreaker(r DegradeRule, index int) *breaker {
 	// One bucket spanning StatIntervalMs, as Sentinel's breakers keep
 	// (sampleCount 1): the breaker judges the calls of the current fixed
 	// interval, and a new interval starts from nothing.
-	b := &breaker{
-		rule:    r,
-		blocked: newBlockError(BlockTypeDegrade, r.Resource, r.describe(index)),
-		window:  leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: 1, Counters: brCounters}),
-	}
+	// One allocation for the breaker and its error, as for a flow check;
+	// the error is formatted when first read.
+	mem := new(struct {
+		b  breaker
+		be BlockError
+	})
+	b := &mem.b
+	b.rule, b.blocked = r, &mem.be
+	mem.be.initLazy(BlockTypeDegrade, &b.rule, index)
+	b.window = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: 1, Counters: brCounters})
 	b.settledID.Store(unsettled)
 	return b
 }

@@ -61,6 +61,12 @@ func (r FlowRule) blockText(index int) string {
 	return string(r.appendBlockText(buf[:0], index))
 }
 
+// blockResource and appendBlockRule make a flow rule a blockSource: a flow
+// check's error is formatted from its rule when first read.
+func (r *FlowRule) blockResource() string { return r.Resource }
+
+func (r *FlowRule) appendBlockRule(b []byte, index int) []byte { return r.appendBlockText(b, index) }
+
 // appendBlockText appends blockText's text to b.
 func (r FlowRule) appendBlockText(b []byte, index int) []byte {
 	b = r.appendDescribe(b, index)

@@ -54,7 +54,18 @@ func (r DegradeRule) normalized() DegradeRule {
 // in one buffer as FlowRule.describe.
 func (r DegradeRule) describe(index int) string {
 	var buf [96]byte
-	b := strconv.AppendInt(append(buf[:0], "degrade rule #"...), int64(index), 10)
+	return string(r.appendDescribe(buf[:0], index))
+}
+
+// blockResource and appendBlockRule make a degrade rule a blockSource: a
+// breaker's error is formatted from its rule when first read.
+func (r *DegradeRule) blockResource() string { return r.Resource }
+
+func (r *DegradeRule) appendBlockRule(b []byte, index int) []byte { return r.appendDescribe(b, index) }
+
+// appendDescribe appends describe's text to b.
+func (r DegradeRule) appendDescribe(b []byte, index int) []byte {
+	b = strconv.AppendInt(append(b, "degrade rule #"...), int64(index), 10)
 	b = append(b, " ("...)
 	switch r.Grade {
 	case DegradeSlowRatio:
@@ -67,5 +78,5 @@ func (r DegradeRule) describe(index int) string {
 		b = strconv.AppendFloat(append(b, "error count > "...), r.Count, 'g', -1, 64)
 	}
 	b = strconv.AppendInt(append(b, ", open "...), int64(r.TimeWindowSec), 10)
-	return string(append(b, " s)"...))
+	return append(b, " s)"...)
 }

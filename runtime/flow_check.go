@@ -60,10 +60,9 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 		f  flowCheck
 		be BlockError
 	})
-	var text [128]byte
-	mem.be.initText(BlockTypeFlow, r.Resource, r.appendBlockText(text[:0], index))
 	f := &mem.f
 	f.rule, f.blocked = r, &mem.be
+	mem.be.initLazy(BlockTypeFlow, &f.rule, index) // formatted when read
 	if r.StatIntervalMs != DefaultStatIntervalMs {
 		n, _ := bucketsFor(r.StatIntervalMs, flowBucketMs) // validated
 		f.own = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: n, Counters: 1})

@@ -270,9 +270,9 @@ func (r *paramRule) blockFor(n *hotkeys.Node[paramValue]) *BlockError {
 	// to, and the value's error counts from zero.
 	b := r.blocked
 	vb := &valueBlock{base: b, err: BlockError{
-		typ: b.typ, ruleAt: b.ruleAt, ruleEnd: b.ruleEnd, origin: b.origin,
-		msg:   b.msg + " on value " + strconv.Quote(text),
-		value: text,
+		typ: b.typ, ruleAt: b.ruleAt, ruleEnd: b.ruleEnd,
+		msg:    b.msg + " on value " + strconv.Quote(text),
+		detail: text,
 	}}
 	n.Val.blocked.Store(vb)
 	return &vb.err

@@ -112,7 +112,7 @@ func load(next ruleLists, kinds ruleKinds) error {
 	changed := changedResources(&next, kinds)
 	var errs []error
 	if kinds&kindFlow != 0 {
-		errs = append(errs, ValidateFlowRules(next.flow))
+		errs = append(errs, validateFlowRulesAt(next.flow, changed.flowAt.at))
 	}
 	if kinds&kindDegrade != 0 {
 		errs = append(errs, validateDegradeRules(next.degrade, changed))
@@ -124,7 +124,7 @@ func load(next ruleLists, kinds ruleKinds) error {
 		errs = append(errs, ValidateSystemRules(next.system))
 	}
 	if kinds&kindAuthority != 0 {
-		errs = append(errs, ValidateAuthorityRules(next.authority))
+		errs = append(errs, validateAuthorityRulesAt(next.authority, changed.authorityAt.at))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -181,110 +181,6 @@ func sameParamRule(a, b ParamFlowRule) bool {
 		a.ClusterConfig == b.ClusterConfig && slices.Equal(a.Items, b.Items)
 }
 
-// changedResources finds the resources whose rules of the kinds in kinds
-// differ between those in force and next. Callers hold rulesInForce's lock.
-//
-// A resource's rule set depends only on the rules that name it and their
-// positions (block errors carry the index), so a resource none of whose
-// positions changed keeps its rule set as it is: a load that edits one rule
-// among 100k rebuilds one resource, not 100k. Changed positions are found
-// by comparing the new lists with those in force, position by position.
-// System rules name no resource: they are process-wide.
-func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
-	cur := &rulesInForce.ruleLists
-	// Size the set once: a first load of 100k rules would otherwise grow it
-	// step by step. Differing positions bound the names (two per position
-	// at most, one in the common cases: a new rule, a removed one, an edit).
-	hint := 0
-	if kinds&kindFlow != 0 {
-		hint += differing(cur.flow, next.flow)
-	}
-	if kinds&kindDegrade != 0 {
-		hint += differing(cur.degrade, next.degrade)
-	}
-	if kinds&kindParam != 0 {
-		hint += differingFunc(cur.param, next.param, sameParamRule)
-	}
-	if kinds&kindAuthority != 0 {
-		hint += differing(cur.authority, next.authority)
-	}
-	c := &ruleChanges{slot: make(map[string]int32, hint)}
-	if kinds&kindFlow != 0 {
-		diffRules(cur.flow, next.flow, func(r FlowRule) string { return r.Resource }, c)
-	}
-	if kinds&kindDegrade != 0 {
-		diffRules(cur.degrade, next.degrade, func(r DegradeRule) string { return r.Resource }, c)
-	}
-	if kinds&kindParam != 0 {
-		diffRulesFunc(cur.param, next.param, sameParamRule, func(r ParamFlowRule) string { return r.Resource }, c)
-	}
-	if kinds&kindAuthority != 0 {
-		diffRules(cur.authority, next.authority, func(r AuthorityRule) string { return r.Resource }, c)
-	}
-	return c
-}
-
-// ruleChanges is the resources a load changes and, once linked, the
-// positions of the new rules naming each of them.
-type ruleChanges struct {
-	slot  map[string]int32 // resource name -> its index in names
-	names []string
-	// Per resource and kind, the first position of a rule naming it (-1:
-	// none); per position, the next one naming the same resource. Chains,
-	// rather than a slice per resource, keep a large load to a few
-	// allocations.
-	flow, degrade, param, authority chain
-}
-
-// chain is the position chains of one kind (see ruleChanges).
-type chain struct{ head, next []int32 }
-
-// positions appends resource k's positions to buf.
-func (ch *chain) positions(buf []int, k int) []int {
-	if ch.head == nil {
-		return buf
-	}
-	for p := ch.head[k]; p >= 0; p = ch.next[p] {
-		buf = append(buf, int(p))
-	}
-	return buf
-}
-
-func (c *ruleChanges) add(name string) {
-	if _, ok := c.slot[name]; !ok {
-		c.slot[name] = int32(len(c.names))
-		c.names = append(c.names, name)
-	}
-}
-
-// has reports whether name is a changed resource; a nil c holds every name.
-func (c *ruleChanges) has(name string) bool {
-	if c == nil {
-		return true
-	}
-	_, ok := c.slot[name]
-	return ok
-}
-
-// link fills the position chains for the new rules. Rules of a kind no
-// changed resource has leave the chain empty, at no cost.
-func link[T any](c *ruleChanges, rules []T, resource func(T) string) chain {
-	if len(rules) == 0 {
-		return chain{}
-	}
-	head, next := make([]int32, len(c.names)), make([]int32, len(rules))
-	for i := range head {
-		head[i] = -1
-	}
-	for i := len(rules) - 1; i >= 0; i-- { // backwards, so chains run in load order
-		next[i] = -1
-		if s, ok := c.slot[resource(rules[i])]; ok {
-			next[i], head[s] = head[s], int32(i)
-		}
-	}
-	return chain{head, next}
-}
-
 // ruleIndexes is the positions of one resource's rules, per kind.
 type ruleIndexes struct{ flow, degrade, param, authority []int }
 
@@ -292,11 +188,12 @@ type ruleIndexes struct{ flow, degrade, param, authority []int }
 // changedResources) and the system rules. Callers hold rulesInForce's lock
 // and have validated the rules.
 func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
+	cur := &rulesInForce.ruleLists
 	if kinds&kindFlow != 0 {
-		next.flow = append([]FlowRule(nil), next.flow...)
+		next.flow = keptList(cur.flow, next.flow, changed.flowAt.at)
 	}
 	if kinds&kindDegrade != 0 {
-		next.degrade = append([]DegradeRule(nil), next.degrade...)
+		next.degrade = keptList(cur.degrade, next.degrade, changed.degradeAt.at)
 	}
 	if kinds&kindParam != 0 {
 		next.param = cloneParamRules(next.param)
@@ -305,15 +202,15 @@ func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
 		next.system = append([]SystemRule(nil), next.system...)
 	}
 	if kinds&kindAuthority != 0 {
-		next.authority = append([]AuthorityRule(nil), next.authority...)
+		next.authority = keptList(cur.authority, next.authority, changed.authorityAt.at)
 	}
 
 	if n := len(changed.names); n != 0 {
 		c := changed
-		c.flow = link(c, next.flow, func(r FlowRule) string { return r.Resource })
-		c.degrade = link(c, next.degrade, func(r DegradeRule) string { return r.Resource })
-		c.param = link(c, next.param, func(r ParamFlowRule) string { return r.Resource })
-		c.authority = link(c, next.authority, func(r AuthorityRule) string { return r.Resource })
+		c.flow = link(c, next.flow, &c.flowAt, flowResource)
+		c.degrade = link(c, next.degrade, &c.degradeAt, degradeResource)
+		c.param = link(c, next.param, &c.paramAt, paramResource)
+		c.authority = link(c, next.authority, &c.authorityAt, authorityResource)
 		registry.Lock()
 		reserveLocked(n)
 		resources := make([]*Resource, n)
@@ -378,60 +275,6 @@ func reserveLocked(n int) {
 		m[k] = v
 	}
 	registry.byName = m
-}
-
-// differing is how many positions of old and next differ.
-func differing[T comparable](old, next []T) int {
-	n := max(len(old), len(next)) - min(len(old), len(next))
-	for i := range min(len(old), len(next)) {
-		if old[i] != next[i] {
-			n++
-		}
-	}
-	return n
-}
-
-// differingFunc is differing for rules == cannot compare.
-func differingFunc[T any](old, next []T, same func(a, b T) bool) int {
-	n := max(len(old), len(next)) - min(len(old), len(next))
-	for i := range min(len(old), len(next)) {
-		if !same(old[i], next[i]) {
-			n++
-		}
-	}
-	return n
-}
-
-// diffRules adds to c the resources named at a position where old and next
-// differ (either side's, so that a rule moving from one resource to another
-// changes both).
-func diffRules[T comparable](old, next []T, resource func(T) string, c *ruleChanges) {
-	for i := range max(len(old), len(next)) {
-		switch {
-		case i >= len(old):
-			c.add(resource(next[i]))
-		case i >= len(next):
-			c.add(resource(old[i]))
-		case old[i] != next[i]:
-			c.add(resource(old[i]))
-			c.add(resource(next[i]))
-		}
-	}
-}
-
-// diffRulesFunc is diffRules for rules == cannot compare.
-func diffRulesFunc[T any](old, next []T, same func(a, b T) bool, resource func(T) string, c *ruleChanges) {
-	for i := range max(len(old), len(next)) {
-		switch {
-		case i >= len(old):
-			c.add(resource(next[i]))
-		case i >= len(next):
-			c.add(resource(old[i]))
-		case !same(old[i], next[i]):
-			c.add(resource(old[i]))
-			c.add(resource(next[i]))
-		}
-	}
 }
 
 // buildRuleSet makes res's checks for the rules at the positions ix, reusing
@@ -539,8 +382,9 @@ func takeFlowCheck(pool *[]*flowCheck, r FlowRule, index int) *flowCheck {
 			g := *f
 			// The same error while the rule keeps its index: its count of
 			// blocks (BlockError.Blocked) then goes on across the reload.
-			if text := r.blockText(index); text != f.blocked.Rule() {
-				g.blocked = newBlockError(BlockTypeFlow, r.Resource, text)
+			if i, ok := f.blocked.lazyIndex(); !ok || i != index {
+				g.blocked = new(BlockError)
+				g.blocked.initLazy(BlockTypeFlow, &g.rule, index)
 			}
 			return &g
 		}
