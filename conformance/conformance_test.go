@@ -58,29 +58,25 @@ func loadScenarios(t *testing.T) (all []scenario, hand int) {
 			with[f] = true
 		}
 	}
-	for i := range *generated {
-		seed := *firstSeed + uint64(i)
-		name := filepath.Join(dir, fmt.Sprintf("generated-%04d.jsonl", seed))
-		if err := os.WriteFile(name, genScenario(seed, with), 0o644); err != nil {
-			t.Fatal(err)
+	// Each generator writes its scenarios from the same seeds, under a
+	// name prefix of its own.
+	for _, g := range []struct {
+		n      int
+		prefix string
+		make   func(seed uint64) []byte
+	}{
+		{*generated, "generated", func(seed uint64) []byte { return genScenario(seed, with) }},
+		{*genParams, "generated-params", genParamScenario},
+		{*genSystem, "generated-system", genSystemScenario},
+	} {
+		for i := range g.n {
+			seed := *firstSeed + uint64(i)
+			name := filepath.Join(dir, fmt.Sprintf("%s-%04d.jsonl", g.prefix, seed))
+			if err := os.WriteFile(name, g.make(seed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
 		}
-		files = append(files, name)
-	}
-	for i := range *genParams {
-		seed := *firstSeed + uint64(i)
-		name := filepath.Join(dir, fmt.Sprintf("generated-params-%04d.jsonl", seed))
-		if err := os.WriteFile(name, genParamScenario(seed), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
-	}
-	for i := range *genSystem {
-		seed := *firstSeed + uint64(i)
-		name := filepath.Join(dir, fmt.Sprintf("generated-system-%04d.jsonl", seed))
-		if err := os.WriteFile(name, genSystemScenario(seed), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, name)
 	}
 	for k, f := range files {
 		data, err := os.ReadFile(f)

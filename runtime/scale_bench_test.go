@@ -164,18 +164,25 @@ func (m *cpuMeter) report(b *testing.B) {
 	b.ReportMetric(float64(m.total)/1e6/float64(b.N), "cpu-ms/op")
 }
 
-// BenchmarkScaleLoadFlow is the first load of 100k flow rules, each naming
-// a resource not declared yet (ns/op is one load).
-func BenchmarkScaleLoadFlow(b *testing.B) {
+// benchFirstLoad times load, the first load of 100k rules naming fresh
+// resources, which declare makes first when set (as generated code declares
+// them when its package initialises: the load then creates no resource and
+// no statistics). ns/op is one load.
+func benchFirstLoad(b *testing.B, prefix string, declare bool, load func(names []string) func() error) {
 	var cpu cpuMeter
 	for b.Loop() {
 		b.StopTimer()
-		names := scaleNames("loadflow", scaleN)
-		rules := scaleFlowRules(names)
+		names := scaleNames(prefix, scaleN)
+		if declare {
+			for _, n := range names {
+				NewResource(n)
+			}
+		}
+		run := load(names)
 		goruntime.GC() // the last iteration's garbage is not this load's cost
 		b.StartTimer()
 		cpu.begin()
-		if err := LoadFlowRules(rules); err != nil {
+		if err := run(); err != nil {
 			b.Fatal(err)
 		}
 		cpu.end()
@@ -187,58 +194,29 @@ func BenchmarkScaleLoadFlow(b *testing.B) {
 	cpu.report(b)
 }
 
-// BenchmarkScaleLoadFlowDeclared is BenchmarkScaleLoadFlow on resources
-// declared before the load, as generated code declares them when its
-// package initialises: the load then creates no resource and no statistics.
-func BenchmarkScaleLoadFlowDeclared(b *testing.B) {
-	var cpu cpuMeter
-	for b.Loop() {
-		b.StopTimer()
-		names := scaleNames("loadflowdecl", scaleN)
-		for _, n := range names {
-			NewResource(n)
-		}
-		rules := scaleFlowRules(names)
-		goruntime.GC() // the last iteration's garbage is not this load's cost
-		b.StartTimer()
-		cpu.begin()
-		if err := LoadFlowRules(rules); err != nil {
-			b.Fatal(err)
-		}
-		cpu.end()
-		b.StopTimer()
-		mustClear(b)
-		forgetResources(names)
-		b.StartTimer()
-	}
-	cpu.report(b)
+// loadFlow and loadDegrade build the rules of benchFirstLoad, untimed, and
+// return their load.
+func loadFlow(names []string) func() error {
+	rules := scaleFlowRules(names)
+	return func() error { return LoadFlowRules(rules) }
 }
+
+func loadDegrade(names []string) func() error {
+	rules := scaleDegradeRules(names)
+	return func() error { return LoadDegradeRules(rules) }
+}
+
+// BenchmarkScaleLoadFlow is the first load of 100k flow rules, each naming
+// a resource not declared yet.
+func BenchmarkScaleLoadFlow(b *testing.B) { benchFirstLoad(b, "loadflow", false, loadFlow) }
+
+// BenchmarkScaleLoadFlowDeclared is BenchmarkScaleLoadFlow on resources
+// declared before the load.
+func BenchmarkScaleLoadFlowDeclared(b *testing.B) { benchFirstLoad(b, "loadflowdecl", true, loadFlow) }
 
 // BenchmarkScaleLoadDegrade is the first load of 100k degrade rules on
 // declared resources.
-func BenchmarkScaleLoadDegrade(b *testing.B) {
-	var cpu cpuMeter
-	for b.Loop() {
-		b.StopTimer()
-		names := scaleNames("loaddegrade", scaleN)
-		for _, n := range names {
-			NewResource(n)
-		}
-		rules := scaleDegradeRules(names)
-		goruntime.GC() // the last iteration's garbage is not this load's cost
-		b.StartTimer()
-		cpu.begin()
-		if err := LoadDegradeRules(rules); err != nil {
-			b.Fatal(err)
-		}
-		cpu.end()
-		b.StopTimer()
-		mustClear(b)
-		forgetResources(names)
-		b.StartTimer()
-	}
-	cpu.report(b)
-}
+func BenchmarkScaleLoadDegrade(b *testing.B) { benchFirstLoad(b, "loaddegrade", true, loadDegrade) }
 
 // BenchmarkScaleChangeOneFlowRule reloads 100k flow rules (with 100k
 // breakers in force) in which one rule's Count changed: the edit a rule
