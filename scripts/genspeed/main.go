@@ -32,6 +32,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -186,14 +188,32 @@ func measure(ctx context.Context, tg target, bin, baseline string, runs int, out
 	check := command{label: labelCheck, argv: []string{bin, "-check", "./..."}}
 
 	cmds := []command{list, gen, check}
+	warm := []command{gen, list, check}
+	dirs := []string{tg.dir}
 	if baseline != "" {
-		cmds = append(cmds, command{label: labelBase, argv: []string{baseline, "./..."}})
+		// The baseline works on a copy of its own: an older generator may
+		// write other bytes, and the two taking turns at one directory
+		// would each find the other's files stale, rewrite them and make
+		// go list recompile, so that no run measured would be a warm,
+		// unchanged one.
+		baseDir := tg.dir + "-baseline"
+		if err := os.RemoveAll(baseDir); err != nil {
+			return result{}, err
+		}
+		if err := copyTree(tg.dir, baseDir); err != nil {
+			return result{}, err
+		}
+		base := command{label: labelBase, argv: []string{baseline, "./..."}, dir: baseDir}
+		baseList := command{label: labelList + " (baseline's copy)", argv: list.argv, dir: baseDir}
+		cmds = append(cmds, base)
+		warm = append(warm, base, baseList, base)
+		dirs = append(dirs, baseDir)
 	}
 	fmt.Fprintf(out, "module %s: %s\n", tg.name, tg.about)
 	// Warm-up, in this order: the first sentinelgen run writes the
 	// generated files, which go list must then compile with the packages;
 	// the -check run then finds nothing to do, which the next runs reuse.
-	for _, c := range append([]command{gen, list}, cmds[2:]...) {
+	for _, c := range warm {
 		d, err := c.run(ctx, tg.dir)
 		if err != nil {
 			return result{}, err
@@ -207,10 +227,27 @@ func measure(ctx context.Context, tg target, bin, baseline string, runs int, out
 	if tg.wantGenerated >= 0 && n != tg.wantGenerated {
 		return result{}, fmt.Errorf("sentinelgen wrote %d generated files, want one per package (%d)", n, tg.wantGenerated)
 	}
+	before := make([]string, len(dirs))
+	for i, d := range dirs {
+		if before[i], err = generatedDigest(d); err != nil {
+			return result{}, err
+		}
+	}
 
 	t, err := measureRounds(ctx, tg.dir, cmds, runs)
 	if err != nil {
 		return result{}, err
+	}
+	// The figures are those of unchanged modules only if no timed run
+	// wrote a generated file.
+	for i, d := range dirs {
+		after, err := generatedDigest(d)
+		if err != nil {
+			return result{}, err
+		}
+		if after != before[i] {
+			return result{}, fmt.Errorf("the generated files in %s changed during the timed runs: the figures are not those of an unchanged module", d)
+		}
 	}
 	r := result{Name: tg.name, List: median(t[labelList]), Gen: median(t[labelGen]), Check: median(t[labelCheck]),
 		Base: median(t[labelBase]), Dir: tg.dir, Generated: n}
@@ -291,6 +328,25 @@ func findRepo(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("%s is not the %s module; pass -repo", gomod, sentinelModule)
 	}
 	return filepath.Dir(gomod), nil
+}
+
+// generatedDigest hashes the names and contents of the generated files
+// (sentinel_gen*.go) under dir.
+func generatedDigest(dir string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), "sentinel_gen") || !strings.HasSuffix(d.Name(), ".go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", path, len(data))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
 }
 
 // countGenerated counts the sentinel_gen.go files under dir.
