@@ -12,11 +12,12 @@ import (
 
 // copyWithDirectives copies the module in plain (for example the etcd copy
 // that etcd.sh makes) to dst, makes it use a snapshot of the repository's
-// runtime, and adds directives to it (addDirectives). The plain copy is
+// runtime, and adds directives to it (addDirectives, in constrained files
+// too when withConstrained). The plain copy is
 // left as it is, so that both can be measured. It returns the number of
 // directives added; the generated files are written by the first
 // sentinelgen run, as for the synthetic module.
-func copyWithDirectives(ctx context.Context, repo, plain, dst string) (int, error) {
+func copyWithDirectives(ctx context.Context, repo, plain, dst string, withConstrained bool) (int, error) {
 	if err := os.RemoveAll(dst); err != nil {
 		return 0, err
 	}
@@ -44,7 +45,7 @@ func copyWithDirectives(ctx context.Context, repo, plain, dst string) (int, erro
 	if _, err := edit.run(ctx, mod); err != nil {
 		return 0, err
 	}
-	n, err := addDirectives(mod)
+	n, err := addDirectives(mod, withConstrained)
 	if err != nil {
 		return n, fmt.Errorf("adding directives: %w", err)
 	}

@@ -28,9 +28,9 @@ const directiveLine = "//sentinel:resource"
 //     function, with a body, whose last result is an error (so that it
 //     needs no handler);
 //   - in a non-test file of a package other than main that is neither
-//     generated nor build-constrained (a constrained directive makes
-//     sentinelgen load other platforms too, which is a different
-//     measurement);
+//     generated nor, unless withConstrained, build-constrained (a
+//     constrained directive makes sentinelgen load and check that package
+//     for other platforms too, on every run: a different measurement);
 //   - unless the package already declares a name the generator would add
 //     for it (GuardedT and NewGuardedT, GuardedF).
 //
@@ -38,7 +38,7 @@ const directiveLine = "//sentinel:resource"
 // skipped as the go command skips them. It returns the number of
 // directives added. A file that already holds a directive is left alone,
 // so running it twice adds nothing the second time.
-func addDirectives(dir string) (int, error) {
+func addDirectives(dir string, withConstrained bool) (int, error) {
 	byDir := map[string][]string{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -61,7 +61,7 @@ func addDirectives(dir string) (int, error) {
 	}
 	total := 0
 	for _, d := range slices.Sorted(maps.Keys(byDir)) {
-		n, err := addDirectivesToPackage(byDir[d])
+		n, err := addDirectivesToPackage(byDir[d], withConstrained)
 		if err != nil {
 			return total, err
 		}
@@ -72,7 +72,7 @@ func addDirectives(dir string) (int, error) {
 
 // addDirectivesToPackage applies addDirectives' rule to the files of one
 // directory.
-func addDirectivesToPackage(paths []string) (int, error) {
+func addDirectivesToPackage(paths []string, withConstrained bool) (int, error) {
 	fset := token.NewFileSet()
 	files := make([]*ast.File, 0, len(paths))
 	for _, path := range paths {
@@ -108,7 +108,7 @@ func addDirectivesToPackage(paths []string) (int, error) {
 	}
 	total := 0
 	for i, f := range files {
-		if f.Name.Name == "main" || ast.IsGenerated(f) || constrained(paths[i], f) || hasDirective(f) {
+		if f.Name.Name == "main" || ast.IsGenerated(f) || (!withConstrained && constrained(paths[i], f)) || hasDirective(f) {
 			continue
 		}
 		var lines []int // lines of the chosen methods' func keywords

@@ -72,7 +72,7 @@ func TestAddDirectivesFollowsTheRule(t *testing.T) {
 	for name, content := range plainFiles {
 		writeTestFile(t, filepath.Join(dir, name), content)
 	}
-	n, err := addDirectives(dir)
+	n, err := addDirectives(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +104,26 @@ func TestAddDirectivesFollowsTheRule(t *testing.T) {
 	}
 
 	// A second pass finds every file done.
-	if again, err := addDirectives(dir); err != nil || again != 0 {
+	if again, err := addDirectives(dir, false); err != nil || again != 0 {
 		t.Errorf("second pass added %d (%v), want 0", again, err)
+	}
+}
+
+// With constrained files included, the two constrained files get theirs
+// too, and nothing else changes.
+func TestAddDirectivesWithConstrainedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range plainFiles {
+		writeTestFile(t, filepath.Join(dir, name), content)
+	}
+	n, err := addDirectives(dir, true)
+	if err != nil || n != 6 {
+		t.Fatalf("added %d directives (%v), want 6", n, err)
+	}
+	for _, name := range []string{"store/store_linux.go", "store/tagged.go"} {
+		if got := strings.Count(readTestFile(t, filepath.Join(dir, name)), directiveLine); got != 1 {
+			t.Errorf("%s has %d directives, want 1", name, got)
+		}
 	}
 }
 

@@ -16,8 +16,9 @@
 // synthetic one, as it is. -annotate measures, after the first module, a
 // copy of an existing module with directives added mechanically (every
 // error-returning function and method of its hand-written, unconstrained
-// files: see addDirectives), so that a real module's generated files are
-// written, compiled and kept up to date as well; with several modules a
+// files: see addDirectives; with -constrained, its constrained files too),
+// so that a real module's generated files are written, compiled and kept
+// up to date as well; with several modules a
 // summary table ends the output. -baseline also times another sentinelgen
 // binary (an earlier build) in the same rounds, so that the previous figure
 // and the new one come from one run on the same machine state.
@@ -95,6 +96,8 @@ func run(ctx context.Context, args []string, out io.Writer) ([]result, error) {
 	module := fs.String("module", "", "measure this existing module instead of writing the synthetic one (it must already use sentinelgen's runtime if it has directives)")
 	annotate := fs.String("annotate", "", "also measure a copy of this module (for example the etcd copy etcd.sh makes) with directives\n"+
 		"added to its error-returning functions and methods (see directives.go)")
+	withConstrained := fs.Bool("constrained", false, "with -annotate, add directives in build-constrained files too (sentinelgen then\n"+
+		"loads those packages for their other platforms on every run)")
 	synthetic := fs.Bool("synthetic", true, "measure the synthetic module (unless -module is given); -synthetic=false with -annotate measures that alone")
 	baseline := fs.String("baseline", "", "also time this sentinelgen binary, interleaved, for a before/after figure")
 	if err := fs.Parse(args); err != nil {
@@ -144,7 +147,7 @@ func run(ctx context.Context, args []string, out io.Writer) ([]result, error) {
 	}
 	if *annotate != "" {
 		dir := filepath.Join(work, "annotated")
-		n, err := copyWithDirectives(ctx, *repo, *annotate, dir)
+		n, err := copyWithDirectives(ctx, *repo, *annotate, dir, *withConstrained)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +155,11 @@ func run(ctx context.Context, args []string, out io.Writer) ([]result, error) {
 		if err := goModTidyEnough(ctx, mod); err != nil {
 			return nil, err
 		}
-		targets = append(targets, target{name: filepath.Base(*annotate) + " + directives", dir: mod, wantGenerated: -1,
+		name := filepath.Base(*annotate) + " + directives"
+		if *withConstrained {
+			name += " (constrained too)"
+		}
+		targets = append(targets, target{name: name, dir: mod, wantGenerated: -1,
 			about: fmt.Sprintf("a copy of %s with %d directives added", *annotate, n)})
 	}
 
