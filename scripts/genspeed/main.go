@@ -4,12 +4,13 @@
 // importing each other in a tree and using a snapshot of the repository's
 // runtime through a replace directive), builds sentinelgen once, warms the
 // build cache with one run of every command, then times interleaved runs and
-// prints the medians and the ratio sentinelgen / go list.
+// prints the medians, the ratio sentinelgen / go list of the medians and the
+// median of that ratio within each round (less moved by a busy machine).
 //
 // Usage, from the repository:
 //
 //	go run ./scripts/genspeed [-packages 100] [-methods 10] [-runs 5] [-keep | -dir path]
-//	    [-module dir | -synthetic=false] [-annotate dir] [-baseline sentinelgen-binary]
+//	    [-module dir | -synthetic=false] [-annotate dir [-constrained]] [-baseline sentinelgen-binary]
 //
 // -module measures an existing module (for example a copy of
 // go.etcd.io/etcd/server/v3, see scripts/genspeed/etcd.sh) instead of the
@@ -18,14 +19,16 @@
 // error-returning function and method of its hand-written, unconstrained
 // files: see addDirectives; with -constrained, its constrained files too),
 // so that a real module's generated files are written, compiled and kept
-// up to date as well; with several modules a
-// summary table ends the output. -baseline also times another sentinelgen
-// binary (an earlier build) in the same rounds, so that the previous figure
-// and the new one come from one run on the same machine state.
+// up to date as well; with several modules a summary table ends the
+// output. -baseline also times another sentinelgen binary (an earlier
+// build) in the same rounds, so that the previous figure and the new one
+// come from one run on the same machine state; it works on a copy of the
+// module of its own (<dir>-baseline, beside it), since an older generator's
+// output may differ.
 //
 // Both modules of issue 11, with the figures side by side:
 //
-//	./scripts/genspeed/etcd.sh && go run ./scripts/genspeed -runs 9 -annotate /tmp/genspeed-etcd/server -baseline OLD
+//	./scripts/genspeed/etcd.sh && go run ./scripts/genspeed -runs 15 -annotate /tmp/genspeed-etcd/server -baseline OLD
 //
 // The goal is a ratio of at most 1.2 with a warm cache and an unchanged
 // module (issue 11).
