@@ -15,13 +15,14 @@ import (
 	"strings"
 )
 
-// directiveLine is the directive added to every chosen method: no handler
-// and the default resource name (<import path>.<Type>.<Method>), which is
-// unique across the module by construction.
+// directiveLine is the directive added to every chosen function and
+// method: no handler and the default resource name (<import
+// path>.<Type>.<Method>, <import path>.<Func>), which is unique across the
+// module by construction.
 const directiveLine = "//sentinel:resource"
 
-// addDirectives adds a //sentinel:resource directive to every method under
-// dir that an existing module's users would plausibly guard, chosen by a
+// addDirectives adds a //sentinel:resource directive to every function and
+// method under dir that an existing module's users would plausibly guard, chosen by a
 // mechanical rule so that the count is the same on every run:
 //
 //   - a method of a non-generic type, or a non-generic package-level
@@ -82,8 +83,9 @@ func addDirectivesToPackage(paths []string, withConstrained bool) (int, error) {
 		}
 		files = append(files, f)
 	}
-	// The generator's names, taken in any file of the package (constrained
-	// ones included), rule their type out.
+	// A name the generator would declare, already declared in any file of
+	// the package (constrained ones included), rules out the functions and
+	// methods it would be declared for.
 	declared := map[string]bool{}
 	for _, f := range files {
 		for _, decl := range f.Decls {
@@ -211,7 +213,7 @@ func constrained(path string, f *ast.File) bool {
 // can carry (go tool dist list).
 var (
 	knownOS = setOf("aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux",
-		"nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos")
+		"netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos")
 	knownArch = setOf("386", "amd64", "arm", "arm64", "loong64", "mips", "mipsle", "mips64", "mips64le",
 		"ppc64", "ppc64le", "riscv64", "s390x", "wasm")
 )
