@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -284,14 +285,27 @@ func TestRunCacheSeesAGeneratedFileDeleted(t *testing.T) {
 // result types.
 func TestRunCacheSeesTagsFromGoEnv(t *testing.T) {
 	dir := runCacheModule(t)
+	// The go command's own settings (GOTOOLCHAIN, GOPROXY, ...) are kept:
+	// the test only adds to them.
+	var settings string
+	if out, err := exec.Command("go", "env", "GOENV").Output(); err == nil {
+		if data, err := os.ReadFile(strings.TrimSpace(string(out))); err == nil {
+			settings = string(data)
+			if settings != "" && !strings.HasSuffix(settings, "\n") {
+				settings += "\n"
+			}
+		}
+	}
 	goenv := filepath.Join(t.TempDir(), "env")
-	writeFile(t, goenv, "GOTOOLCHAIN=local\n")
+	writeFile(t, goenv, settings)
 	t.Setenv("GOENV", goenv)
 	replaceIn(t, filepath.Join(dir, "dep", "dep.go"), "type Reply = *Order", "")
 	writeFile(t, filepath.Join(dir, "dep", "reply.go"), "//go:build !sentinelgen_alt\n\npackage dep\n\n// Reply is what the block handler returns.\ntype Reply = *Order\n")
 	writeFile(t, filepath.Join(dir, "dep", "reply_alt.go"), "//go:build sentinelgen_alt\n\npackage dep\n\n// Reply is what the block handler returns.\ntype Reply *Order\n")
 	settle(t)
-	writeFile(t, goenv, "GOTOOLCHAIN=local\nGOFLAGS=-tags=sentinelgen_alt\n")
+	// A GOFLAGS line of the user's own would come first; the last one
+	// counts.
+	writeFile(t, goenv, settings+"GOFLAGS=-tags=sentinelgen_alt\n")
 	code, stderr, skipped := generateV(t)
 	if skipped || code != exitProblems || !strings.Contains(stderr, "getBlocked") {
 		t.Fatalf("with the tag set by go env: exit %d, skipped %v; want getBlocked's result reported, stderr:\n%s", code, skipped, stderr)
