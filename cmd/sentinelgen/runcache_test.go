@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,6 +140,31 @@ func TestRunCacheSeesADependencyEdit(t *testing.T) {
 	}
 }
 
+// The same edit in a form that still compiles, the generated file
+// included (a defined pointer type is assignable to its underlying type),
+// with only svc named: nothing fails to build and dep's files are no
+// target's, so only export data in the inputs key (dep's, and svc's own,
+// which the go command rebuilds) can send svc to be checked again, and it
+// must.
+func TestRunCacheSeesADependencyEditThatCompiles(t *testing.T) {
+	dir := runCacheModule(t)
+	svcOnly := func() (int, string, bool) {
+		code, _, stderr := invoke("-v", "./svc")
+		return code, stderr, strings.Contains(stderr, unchangedLine)
+	}
+	for run := range 3 {
+		code, stderr, skipped := svcOnly()
+		if code != exitOK || skipped != (run == 2) {
+			t.Fatalf("settling run %d: exit %d, skipped %v, stderr:\n%s", run, code, skipped, stderr)
+		}
+	}
+	replaceIn(t, filepath.Join(dir, "dep", "dep.go"), "type Reply = *Order", "type Reply *Order")
+	code, stderr, skipped := svcOnly()
+	if skipped || code != exitProblems || !strings.Contains(stderr, "getBlocked") {
+		t.Fatalf("after the dependency edit: exit %d, skipped %v; want getBlocked's result reported, stderr:\n%s", code, skipped, stderr)
+	}
+}
+
 // Build tags are part of the inputs, and so is a file the build leaves
 // out: a new directive in a constrained file is generated for its
 // platforms, and such a package, loaded for other configurations too, is
@@ -195,5 +221,93 @@ func (s *S) getBlocked`)
 		if skipped || code != exitProblems || !strings.Contains(stderr, "svc.get") {
 			t.Fatalf("run %d with a duplicate name: exit %d, skipped %v; want it reported, stderr:\n%s", run, code, skipped, stderr)
 		}
+	}
+}
+
+// A generated file edited by hand changes the inputs: -check reports it
+// stale rather than trusting the record of the run that wrote it, and the
+// next run writes it back as it was, after which the record holds again.
+func TestRunCacheSeesAGeneratedFileEdited(t *testing.T) {
+	dir := runCacheModule(t)
+	settle(t)
+	generated := filepath.Join(dir, "svc", "sentinel_gen.go")
+	want, err := os.ReadFile(generated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, generated, string(want)+"\n// a line added by hand\n")
+	code, stdout, stderr := invoke("-check", "-v", "./...")
+	if code != exitProblems || strings.Contains(stderr, unchangedLine) || !strings.Contains(stdout, "sentinel_gen.go: stale") {
+		t.Fatalf("-check after a hand edit: exit %d, want 1 and the file stale; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if code, stderr, skipped := generateV(t); code != exitOK || skipped {
+		t.Fatalf("generate after a hand edit: exit %d, skipped %v, stderr:\n%s", code, skipped, stderr)
+	}
+	if got, err := os.ReadFile(generated); err != nil || string(got) != string(want) {
+		t.Fatalf("the generated file was not written back (%v):\n%s", err, got)
+	}
+	if code, stderr, skipped := generateV(t); code != exitOK || !skipped {
+		t.Fatalf("once written back: exit %d, skipped %v, stderr:\n%s", code, skipped, stderr)
+	}
+}
+
+// A generated file deleted changes the inputs: -check reports it missing
+// and the next run writes it again.
+func TestRunCacheSeesAGeneratedFileDeleted(t *testing.T) {
+	dir := runCacheModule(t)
+	settle(t)
+	generated := filepath.Join(dir, "svc", "sentinel_gen.go")
+	want, err := os.ReadFile(generated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(generated); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := invoke("-check", "-v", "./...")
+	if code != exitProblems || strings.Contains(stderr, unchangedLine) || !strings.Contains(stdout, "sentinel_gen.go: missing") {
+		t.Fatalf("-check after deleting the file: exit %d, want 1 and the file missing; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if code, stderr, skipped := generateV(t); code != exitOK || skipped {
+		t.Fatalf("generate after deleting the file: exit %d, skipped %v, stderr:\n%s", code, skipped, stderr)
+	}
+	if got, err := os.ReadFile(generated); err != nil || string(got) != string(want) {
+		t.Fatalf("the generated file was not written again (%v):\n%s", err, got)
+	}
+}
+
+// Build tags set in the go command's own configuration (go env -w
+// GOFLAGS=-tags=..., which lands in the GOENV file, not in the process's
+// environment) are seen too: here the tag picks another definition of the
+// dependency's type that the block handler returns, a defined type rather
+// than an alias, so that the package and its generated file still compile
+// (the two are assignable) but the handler no longer has the method's
+// result types.
+func TestRunCacheSeesTagsFromGoEnv(t *testing.T) {
+	dir := runCacheModule(t)
+	// The go command's own settings (GOTOOLCHAIN, GOPROXY, ...) are kept:
+	// the test only adds to them.
+	var settings string
+	if out, err := exec.Command("go", "env", "GOENV").Output(); err == nil {
+		if data, err := os.ReadFile(strings.TrimSpace(string(out))); err == nil {
+			settings = string(data)
+			if settings != "" && !strings.HasSuffix(settings, "\n") {
+				settings += "\n"
+			}
+		}
+	}
+	goenv := filepath.Join(t.TempDir(), "env")
+	writeFile(t, goenv, settings)
+	t.Setenv("GOENV", goenv)
+	replaceIn(t, filepath.Join(dir, "dep", "dep.go"), "type Reply = *Order", "")
+	writeFile(t, filepath.Join(dir, "dep", "reply.go"), "//go:build !sentinelgen_alt\n\npackage dep\n\n// Reply is what the block handler returns.\ntype Reply = *Order\n")
+	writeFile(t, filepath.Join(dir, "dep", "reply_alt.go"), "//go:build sentinelgen_alt\n\npackage dep\n\n// Reply is what the block handler returns.\ntype Reply *Order\n")
+	settle(t)
+	// A GOFLAGS line of the user's own would come first; the last one
+	// counts.
+	writeFile(t, goenv, settings+"GOFLAGS=-tags=sentinelgen_alt\n")
+	code, stderr, skipped := generateV(t)
+	if skipped || code != exitProblems || !strings.Contains(stderr, "getBlocked") {
+		t.Fatalf("with the tag set by go env: exit %d, skipped %v; want getBlocked's result reported, stderr:\n%s", code, skipped, stderr)
 	}
 }

@@ -4,10 +4,13 @@
 # replace directives that point into etcd's own repository, and lists it once
 # so that the build cache is warm. Then, from the repository:
 #
-#	go run ./scripts/genspeed -module /tmp/genspeed-etcd/server [-baseline old-sentinelgen]
+#	go run ./scripts/genspeed -annotate /tmp/genspeed-etcd/server [-baseline old-sentinelgen]
 #
-# The module carries no directives: sentinelgen loads and checks its 51
-# packages and finds nothing to generate.
+# measures the synthetic module and a copy of this one with directives added
+# to its error-returning functions and methods (679 on v3.5.17, in 34 of its
+# 51 packages), in one run. The copy made here carries no directives: with
+# -module instead of -annotate, sentinelgen loads and checks its packages and
+# finds nothing to generate.
 set -eu
 version=${ETCD_VERSION:-v3.5.17}
 dest=${1:-/tmp/genspeed-etcd}

@@ -11,17 +11,21 @@ import (
 	"time"
 )
 
-// command is one timed command, run in the synthetic module's directory.
+// command is one timed command, run in the measured module's directory.
 type command struct {
 	label string   // as printed, e.g. "go list -export -deps ./..."
 	argv  []string // program and arguments
+	dir   string   // where it runs instead, when not ""
 }
 
-// run executes c in dir, discarding its standard output (go list prints a
+// run executes c in dir (c.dir when set), discarding its standard output (go list prints a
 // line per package) and returning its standard error in any failure.
 func (c command) run(ctx context.Context, dir string) (time.Duration, error) {
 	cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
 	cmd.Dir = dir
+	if c.dir != "" {
+		cmd.Dir = c.dir
+	}
 	cmd.Stdout = io.Discard
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
