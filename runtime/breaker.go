@@ -61,8 +61,14 @@ type breaker struct {
 	rule    DegradeRule // normalized
 	blocked *BlockError
 	window  *leaparray.Window
+	// secondShift is s when window's bucket is 2^s second-level buckets
+	// wide (s is 1 for Sentinel's default statIntervalMs of 1000 ms), so
+	// that Exit addresses it by the call's second-level window ID, id>>s
+	// (a floor division, as window IDs are), without computing its own;
+	// -1 for other widths.
+	secondShift int8
 
-	_           [64]byte
+	_           [63]byte
 	state       atomic.Int32
 	nextRetryMs atomic.Int64
 	// settledID is the window ID in which a judgement found at least
@@ -87,6 +93,12 @@ func newBreaker(r DegradeRule, index int) *breaker {
 	b.rule, b.blocked = r, &mem.be
 	mem.be.initLazy(BlockTypeDegrade, &b.rule, index)
 	b.window = leaparray.MustNew(leaparray.Config{IntervalMs: int64(r.StatIntervalMs), Buckets: 1, Counters: brCounters})
+	b.secondShift = -1
+	for sh := range 32 {
+		if leaparray.SecondWidthMs<<sh == b.window.WidthMs() {
+			b.secondShift = int8(sh)
+		}
+	}
 	b.settledID.Store(unsettled)
 	return b
 }

@@ -99,8 +99,8 @@ func (e *Entry) Exit() {
 	var changes uint64
 	for i, b := range e.rules.degrade {
 		var c leaparray.Cursor
-		if b.window.WidthMs() == stats.second.WidthMs() {
-			c = b.window.AtID(id, p) // same bucket width: same window ID
+		if sh := b.secondShift; sh >= 0 {
+			c = b.window.AtID(id>>sh, p) // stats.second is a NewSecond window
 		} else {
 			c = b.window.AtPinned(nowMs, p)
 		}

@@ -240,9 +240,12 @@ func (w *Window) WidthMs() int64 { return w.widthMs }
 // Buckets is the number of buckets in the interval.
 func (w *Window) Buckets() int { return int(w.buckets) }
 
-// defaultWidthMs is the bucket width of Sentinel's second-level window
-// (1000 ms in 2 buckets), which windowID computes without the float path.
-const defaultWidthMs = 500
+// SecondWidthMs is the bucket width of NewSecond's windows, Sentinel's
+// second-level window (1000 ms in 2 buckets), which windowID computes
+// without the float path.
+const SecondWidthMs = 500
+
+const defaultWidthMs = SecondWidthMs
 
 // windowID is the number of the window that contains nowMs (floor
 // division, so times before zero still map to distinct windows).
