@@ -8,8 +8,8 @@ import (
 )
 
 // The statistics layer's writes. Entry pins the goroutine to its processor
-// from its first check and ends with recordPass or recordBlock, which
-// unpin; Exit, the recording of a call's end, pins for its writes. Writes to
+// from its first check and ends with recordBlock, or with the pass's records
+// at the end of Resource.enter, which unpin; Exit, the recording of a call's end, pins for its writes. Writes to
 // the processor's own stripes then need no locked instruction (see package
 // stripe). Pinned code must not block, take locks or run user code: these
 // functions only write counters and read breaker state, and a breaker's
@@ -33,28 +33,6 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 		auditClock()
 	}
 	return blocked
-}
-
-// recordPass counts an admitted call, takes its exit ticket (see
-// tickets.go) and unpins (the caller is pinned to p). The ticket's sequence
-// number, which counts this processor's passes, also times the clock's
-// audit.
-func (r *Resource) recordPass(p stripe.P, rs *ruleSet, via *node, id, nowMs, acquire int64, counted bool) ticket {
-	r.stats.enter(p, id, nowMs, acquire, counted)
-	if via != nil {
-		via.enter(p, id, nowMs, acquire, counted)
-	}
-	if rs.x != nil {
-		for _, w := range rs.x.ownWindows {
-			w.AtPinned(nowMs, p).Add(0, acquire)
-		}
-	}
-	t, seq := exitTickets.take(p)
-	stripe.Unpin()
-	if seq&(auditEvery-1) == 0 {
-		auditClock()
-	}
-	return t
 }
 
 // Exit ends the call: it records the response time (at the Clock's

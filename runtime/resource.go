@@ -259,9 +259,29 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	e.res, e.rules, e.via = r, rs, via
 	e.startNs, e.secondID, e.probes = nowNs, id, probes
 	e.acquire, e.failed, e.exited = int32(acquire), false, false
-	e.ticket = r.recordPass(p, rs, via, id, nowNs/1e6, acquire, counted)
+	// The pass's records (see record.go), written here rather than in a
+	// function of their own: that call and what it spilled cost about 3 ns
+	// of a 55 ns pass (bench's rotating harness). The exit ticket's
+	// sequence number, which counts this processor's passes, also times
+	// the clock's audit.
+	nowMs := nowNs / 1e6
+	r.stats.enter(p, id, nowMs, acquire, counted)
+	if via != nil {
+		via.enter(p, id, nowMs, acquire, counted)
+	}
+	if rs.x != nil {
+		for _, w := range rs.x.ownWindows {
+			w.AtPinned(nowMs, p).Add(0, acquire)
+		}
+	}
+	t, seq := exitTickets.take(p)
+	stripe.Unpin()
+	e.ticket = t
+	if seq&(auditEvery-1) == 0 {
+		auditClock()
+	}
 	if e.guard != 0 {
-		enterRare(e.from, e.guard&guardInbound != 0, id, nowNs/1e6, acquire, counted)
+		enterRare(e.from, e.guard&guardInbound != 0, id, nowMs, acquire, counted)
 	}
 	return nil
 }
