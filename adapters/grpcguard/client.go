@@ -55,8 +55,11 @@ func StreamClientInterceptor(opts ...Option) grpc.StreamClientInterceptor {
 		s.ClientStream = cs
 		// A caller that abandons the stream by cancelling its context never
 		// sees an error from RecvMsg: end the call then, or it would stay in
-		// flight for the concurrency rules forever.
-		s.stop = context.AfterFunc(cs.Context(), func() { s.end(cs.Context().Err()) })
+		// flight for the concurrency rules forever. The caller's context,
+		// not the stream's: gRPC cancels the stream's own context as soon
+		// as the stream completes, which raced with RecvMsg's io.EOF and
+		// could count a finished stream as failed (context.Canceled).
+		s.stop = context.AfterFunc(ctx, func() { s.end(ctx.Err()) })
 		return s, nil
 	}
 }

@@ -260,3 +260,31 @@ func TestStreamClientEndsWithTheStream(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestStreamClientCompletedStreamsAreSuccesses reads many streams to their
+// end: each is one success and none an error. gRPC cancels a stream's own
+// context as soon as the stream completes, so a guard that watched that
+// context instead of the caller's could end the call first, with
+// context.Canceled, and count it failed.
+func TestStreamClientCompletedStreamsAreSuccesses(t *testing.T) {
+	useManualClock(t)
+	c, _ := startServer(t, nil, clientGuards(t)...)
+	const streams = 300
+	for range streams {
+		st, err := c.Watch(context.Background(), &healthpb.HealthCheckRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if _, err := st.Recv(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	if s := findResource(t.Name() + "/client" + watchMethod).Snapshot(); s.Success != streams || s.Error != 0 || s.Concurrency != 0 {
+		t.Fatalf("after %d completed streams: %+v, want all successes, no error, nothing in flight", streams, s)
+	}
+}
