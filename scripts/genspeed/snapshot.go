@@ -1,38 +1,53 @@
 package main
 
 import (
-	"io/fs"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
 
 // snapshotRuntime copies what the synthetic module needs of the repository
-// (go.mod, go.sum and the runtime package tree, tests left out) to dst and
-// returns dst. The synthetic module's replace directive points at the copy:
-// other work in the repository that edits the runtime would otherwise
-// invalidate the build cache in the middle of a measurement.
+// (go.mod, go.sum and the packages of this module that the runtime imports,
+// the runtime itself included, tests left out) to dst and returns dst. The
+// synthetic module's replace directive points at the copy: other work in
+// the repository that edits the runtime would otherwise invalidate the
+// build cache in the middle of a measurement. The packages come from
+// go list, so that a new module-internal import of the runtime (such as
+// internal/sysreadings) is copied too.
 func snapshotRuntime(repo, dst string) (string, error) {
 	for _, name := range []string{"go.mod", "go.sum"} {
 		if err := copyFile(filepath.Join(repo, name), filepath.Join(dst, name)); err != nil {
 			return "", err
 		}
 	}
-	src := filepath.Join(repo, "runtime")
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, err := filepath.Rel(repo, path)
+	list := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", "./runtime")
+	list.Dir = repo
+	out, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -deps ./runtime: %w", err)
+	}
+	for _, dir := range strings.Fields(string(out)) {
+		entries, err := os.ReadDir(dir)
 		if err != nil {
-			return err
+			return "", err
 		}
-		return copyFile(path, filepath.Join(dst, rel))
-	})
-	return dst, err
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			rel, err := filepath.Rel(repo, filepath.Join(dir, name))
+			if err != nil {
+				return "", err
+			}
+			if err := copyFile(filepath.Join(dir, name), filepath.Join(dst, rel)); err != nil {
+				return "", err
+			}
+		}
+	}
+	return dst, nil
 }
 
 func copyFile(src, dst string) error {
