@@ -218,16 +218,24 @@ func BenchmarkScaleLoadFlowDeclared(b *testing.B) { benchFirstLoad(b, "loadflowd
 // declared resources.
 func BenchmarkScaleLoadDegrade(b *testing.B) { benchFirstLoad(b, "loaddegrade", true, loadDegrade) }
 
-// BenchmarkScaleChangeOneFlowRule reloads 100k flow rules (with 100k
-// breakers in force) in which one rule's Count changed: the edit a rule
-// file watcher turns into a full load.
-func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
-	names := scaleNames("changeflow", scaleN)
-	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
+// loadScaleSet loads 100k flow rules and 100k breakers on resources named
+// with prefix, the set the change-one benchmarks edit, and clears them
+// when the benchmark ends.
+func loadScaleSet(b *testing.B, prefix string) (names []string, flow []FlowRule, degrade []DegradeRule) {
+	names = scaleNames(prefix, scaleN)
+	flow, degrade = scaleFlowRules(names), scaleDegradeRules(names)
 	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	return names, flow, degrade
+}
+
+// BenchmarkScaleChangeOneFlowRule reloads 100k flow rules (with 100k
+// breakers in force) in which one rule's Count changed: the edit a rule
+// file watcher turns into a full load.
+func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
+	_, flow, _ := loadScaleSet(b, "changeflow")
 	i := 0
 	var cpu cpuMeter
 	cpu.begin()
@@ -247,12 +255,7 @@ func BenchmarkScaleChangeOneFlowRule(b *testing.B) {
 // file parsed again delivers them: comparing two rules then reads both
 // names' bytes instead of finding them identical by pointer.
 func BenchmarkScaleChangeOneFlowRuleParsed(b *testing.B) {
-	names := scaleNames("changeparsed", scaleN)
-	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
-	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	names, _, _ := loadScaleSet(b, "changeparsed")
 	i := 0
 	var cpu cpuMeter
 	for b.Loop() {
@@ -277,12 +280,7 @@ func BenchmarkScaleChangeOneFlowRuleParsed(b *testing.B) {
 // through LoadRules with both kinds, as rules.Apply and the data sources
 // load: every kind's list is compared, and one flow rule differs.
 func BenchmarkScaleChangeOneRuleLoadRules(b *testing.B) {
-	names := scaleNames("changeall", scaleN)
-	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
-	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	_, flow, degrade := loadScaleSet(b, "changeall")
 	i := 0
 	var cpu cpuMeter
 	cpu.begin()
@@ -300,12 +298,7 @@ func BenchmarkScaleChangeOneRuleLoadRules(b *testing.B) {
 // BenchmarkScaleChangeOneDegradeRule is BenchmarkScaleChangeOneFlowRule for
 // a breaker's rule.
 func BenchmarkScaleChangeOneDegradeRule(b *testing.B) {
-	names := scaleNames("changedegrade", scaleN)
-	flow, degrade := scaleFlowRules(names), scaleDegradeRules(names)
-	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { mustClear(b); forgetResources(names) })
+	_, _, degrade := loadScaleSet(b, "changedegrade")
 	i := 0
 	var cpu cpuMeter
 	cpu.begin()
