@@ -65,8 +65,9 @@ func SetClock(c Clock) {
 // CurrentClock returns the clock in force.
 func CurrentClock() Clock { return activeClock.Load().c }
 
-// nowNanos reads the clock in force once. It inlines: with the default
-// clock running on time, it is three loads and two compares.
+// nowNanos reads the clock in force once: with the default clock running on
+// time, two dependent loads and a compare. It is too big to inline (its slow
+// path is a call); the pass path reads through nowCached first.
 func nowNanos() int64 {
 	if c := (*coarseClock)(atomic.LoadPointer(&activeCoarse)); c.state.Load() == tickerRead {
 		return c.cached.Load()

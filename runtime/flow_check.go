@@ -91,14 +91,14 @@ func countLimit(count float64) int64 {
 	return int64(math.Floor(count))
 }
 
-// applies reports whether the rule counts a call whose origin's node is from
-// (nil without an origin), other telling whether no rule names the origin.
-// This is Sentinel's FlowRuleChecker.selectNodeByRequesterAndStrategy
-// deciding between a node and none.
+// applies reports whether the rule counts call e, by the origin node and
+// flags guard recorded in it. This is Sentinel's
+// FlowRuleChecker.selectNodeByRequesterAndStrategy deciding between a node
+// and none.
 func (f *flowCheck) applies(e *Entry) bool {
 	switch f.app {
 	case appOne:
-		return e.from != nil && e.from == f.origin
+		return e.origin() != nil && e.origin() == f.origin
 	case appOther:
 		return e.guard&guardOther != 0
 	}

@@ -32,7 +32,7 @@ type nameRef struct {
 // nameSeed is the hash seed of namer, fixed for the process.
 var nameSeed = maphash.MakeSeed()
 
-// grow makes room for about n mentions and n slots.
+// grow makes room for about m mentions and m slots.
 func (n *namer) grow(m int) {
 	n.names = make([]nameRef, 0, m)
 	n.slot = make([]int32, 0, m)

@@ -9,9 +9,9 @@ import (
 
 // The statistics layer's writes. Entry pins the goroutine to its processor
 // from its first check and ends with recordBlock, or with the pass's records
-// at the end of Resource.enter, which unpin; Exit, the recording of a call's end, pins for its writes. Writes to
-// the processor's own stripes then need no locked instruction (see package
-// stripe). Pinned code must not block, take locks or run user code: these
+// at the end of Resource.enter, which unpin; Exit, the recording of a call's
+// end, pins for its writes. Writes to the processor's own stripes then need
+// no locked instruction (see package stripe). Pinned code must not block, take locks or run user code: these
 // functions only write counters and read breaker state, and a breaker's
 // state change, which calls listeners, runs after the Unpin. Passes and
 // blocks also count towards the next audit of the default clock
@@ -58,13 +58,13 @@ func (e *Entry) Exit() {
 	}
 	acquire, stats := int64(e.acquire), e.res.stats
 	p := stripe.Pin()
-	ended := false
+	var ended bool // by this Exit: false when a copy of e ended the call
 	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
-		ended = !exitTickets.endOwn(s, e.ticket)
+		ended = exitTickets.endOwn(s, e.ticket)
 	} else {
-		ended = !exitTickets.endElsewhere(e.ticket)
+		ended = exitTickets.endElsewhere(e.ticket)
 	}
-	if ended {
+	if !ended {
 		stripe.Unpin() // a copy of e has ended the call
 		return
 	}

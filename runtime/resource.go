@@ -201,8 +201,8 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	// variables of this function: the common call then carries nothing
 	// more through its checks (four more variables, spilled around the
 	// loops below, cost about 3 ns of a 60 ns pass, measured in bench's
-	// rotating harness), and pays two stores here, a branch at its end and
-	// one in Exit.
+	// rotating harness), and pays a store here, a branch at its end and one
+	// in Exit.
 	e.guard = 0
 	if x != nil && x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		var blocked *BlockError

@@ -155,7 +155,8 @@ func (b *ticketBook) endOwn(s *atomic.Uint64, t ticket) bool {
 
 // endElsewhere ends the call holding t, a ticket of another processor's
 // block or of the shared block, reporting false when it had already ended.
-// The zero ticket reports true.
+// The zero ticket reports true. Kept out of Exit, which inlines the common
+// case only.
 //
 //go:noinline
 func (b *ticketBook) endElsewhere(t ticket) bool {
