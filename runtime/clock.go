@@ -3,7 +3,6 @@ package runtime
 import (
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Clock is the runtime's only source of time. Every timestamp (window
@@ -43,8 +42,9 @@ var activeClock atomic.Pointer[clockBox]
 
 // activeCoarse is activeClock's coarse, kept apart so that nowNanos reaches
 // the cache in two dependent loads rather than three (the chain is most of
-// a cached reading's cost). SetClock changes it around activeClock.
-var activeCoarse = unsafe.Pointer(notCoarse)
+// a cached reading's cost). SetClock changes it around activeClock; init
+// sets it before any call can read it.
+var activeCoarse atomic.Pointer[coarseClock]
 
 func init() { SetClock(nil) }
 
@@ -57,9 +57,9 @@ func SetClock(c Clock) {
 	}
 	// Readers between the stores take the slow path, which reads activeClock.
 	b := newClockBox(c)
-	atomic.StorePointer(&activeCoarse, unsafe.Pointer(notCoarse))
+	activeCoarse.Store(notCoarse)
 	activeClock.Store(b)
-	atomic.StorePointer(&activeCoarse, unsafe.Pointer(b.coarse))
+	activeCoarse.Store(b.coarse)
 }
 
 // CurrentClock returns the clock in force.
@@ -69,7 +69,7 @@ func CurrentClock() Clock { return activeClock.Load().c }
 // time, two dependent loads and a compare. It is too big to inline (its slow
 // path is a call); the pass path reads through nowCached first.
 func nowNanos() int64 {
-	if c := (*coarseClock)(atomic.LoadPointer(&activeCoarse)); c.state.Load() == tickerRead {
+	if c := activeCoarse.Load(); c.state.Load() == tickerRead {
 		return c.cached.Load()
 	}
 	return activeClock.Load().read()
@@ -91,7 +91,7 @@ func (b *clockBox) read() int64 {
 // alone takes most of the inliner's budget); the two callers save a call
 // each.
 func nowCached() (int64, bool) {
-	c := (*coarseClock)(atomic.LoadPointer(&activeCoarse))
+	c := activeCoarse.Load()
 	ok := c.state.Load() == tickerRead
 	return c.cached.Load(), ok
 }
