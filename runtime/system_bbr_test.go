@@ -3,6 +3,8 @@ package runtime
 import (
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
 )
 
 // With no call ended in the window, BBR's estimate is Sentinel's floor, not
@@ -18,7 +20,7 @@ func TestSystemLoadBBRFloorWithoutSuccess(t *testing.T) {
 	rule := unset
 	rule.HighestSystemLoad = 1
 	mustLoadSystem(t, rule)
-	systemReadings.set(5, -1)
+	sysreadings.Sampled(5, -1)
 	held := make([]Entry, 0, 11)
 	defer func() {
 		for i := range held {

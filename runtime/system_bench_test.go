@@ -1,6 +1,10 @@
 package runtime
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
+)
 
 // BenchmarkSystemInboundLoadCPU is an inbound call, entry and exit, under a
 // system rule with load and CPU thresholds, the readings over the load
@@ -21,7 +25,7 @@ func BenchmarkSystemInboundLoadCPU(b *testing.B) {
 			b.Fatal(err)
 		}
 	}()
-	systemReadings.set(2, 0.5)
+	sysreadings.Sampled(2, 0.5)
 	var e Entry
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
 )
 
 // systemGuard is the system protection in force, nil while no system rule
@@ -110,11 +112,11 @@ func (g *systemCheck) check(r *Resource, nowMs, acquire int64) *BlockError {
 		// BBR: with load over the threshold, refuse only when more calls
 		// are in flight than the best observed throughput times the least
 		// response time can serve.
-		if load := systemReadings.load(); load > g.load && threads > 1 && float64(threads) > v.maxSuccessQps()*float64(v.minRt)/1000 {
+		if load := sysreadings.Load(); load > g.load && threads > 1 && float64(threads) > v.maxSuccessQps()*float64(v.minRt)/1000 {
 			return g.blocked(r, sysLoad)
 		}
 	}
-	if g.cpu >= 0 && systemReadings.cpu() > g.cpu {
+	if g.cpu >= 0 && sysreadings.CPU() > g.cpu {
 		return g.blocked(r, sysCPU)
 	}
 	return nil

@@ -8,20 +8,11 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
 )
 
-// systemReadings is the latest load average and CPU usage (0..1), each -1
-// while unknown, which no threshold is below. The values live in
-// internal/sysreadings, where the conformance harness can pin them (see
-// that package for why they are not here).
-var systemReadings readings
-
-type readings struct{}
-
-func (readings) load() float64 { return sysreadings.Load() }
-func (readings) cpu() float64  { return sysreadings.CPU() }
-
-// set stores readings of the machine; it does nothing while a test has
-// pinned them.
-func (readings) set(load, cpu float64) { sysreadings.Sampled(load, cpu) }
+// The latest load average and CPU usage (0..1), each -1 while unknown,
+// which no threshold is below, live in internal/sysreadings, where the
+// conformance harness can pin them (see that package for why they are not
+// here): the sampler stores them with sysreadings.Sampled, the checks read
+// sysreadings.Load and CPU.
 
 // readingsSupported reports whether load and CPU rules can be checked here:
 // on platforms the runtime reads, or anywhere while the readings are
@@ -42,7 +33,7 @@ var sampler struct {
 
 // sampleSource makes what the sampler reads each period; ok false leaves
 // the readings as they are. Tests replace it (before a system rule is
-// loaded) with one that reads nothing, and set systemReadings themselves.
+// loaded) with one that reads nothing, and set the readings themselves (sysreadings.Sampled).
 var sampleSource = func() func() (load, cpu float64, ok bool) {
 	s := sysstat.NewSampler()
 	return func() (float64, float64, bool) {
@@ -69,7 +60,7 @@ func startSystemSampler() {
 		defer t.Stop()
 		for {
 			if load, cpu, ok := read(); ok {
-				systemReadings.set(load, cpu)
+				sysreadings.Sampled(load, cpu)
 			}
 			select {
 			case <-stop:
@@ -91,7 +82,7 @@ func stopSystemSampler() {
 	close(sampler.stop)
 	<-sampler.done
 	sampler.stop, sampler.done = nil, nil
-	systemReadings.set(-1, -1)
+	sysreadings.Sampled(-1, -1)
 }
 
 // systemSamplerRunning reports whether the sampler runs.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/internal/sysreadings"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/sysstat"
 )
 
@@ -15,7 +16,7 @@ import (
 var unset = SystemRule{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: -1, AvgRT: -1, MaxThread: -1}
 
 // useInjectedReadings makes the sampler read nothing, so that the readings
-// are whatever the test sets with systemReadings.set.
+// are whatever the test sets with sysreadings.Sampled.
 func useInjectedReadings(t *testing.T) {
 	t.Helper()
 	prev := sampleSource
@@ -159,7 +160,7 @@ func TestSystemLoadWithBBR(t *testing.T) {
 	rule := unset
 	rule.HighestSystemLoad = 1
 	mustLoadSystem(t, rule)
-	systemReadings.set(5, -1)
+	sysreadings.Sampled(5, -1)
 	// A call with at most one other in flight never trips BBR
 	// (curThread > 1); these two end after 100 ms.
 	first, be := in.Entry(nil)
@@ -206,7 +207,7 @@ func TestSystemLoadWithBBR(t *testing.T) {
 		t.Fatalf("with 3 in flight: %v, want system load 1", be)
 	}
 	// Load under the threshold: no block whatever is in flight.
-	systemReadings.set(0.5, -1)
+	sysreadings.Sampled(0.5, -1)
 	e, be = in.Entry(nil)
 	if be != nil {
 		t.Fatalf("load under threshold refused: %v", be)
@@ -222,11 +223,11 @@ func TestSystemCPU(t *testing.T) {
 	rule := unset
 	rule.HighestCPUUsage = 0.5
 	mustLoadSystem(t, rule)
-	systemReadings.set(-1, 0.4)
+	sysreadings.Sampled(-1, 0.4)
 	if ok, be := call(in, clock, 0, nil); !ok {
 		t.Fatalf("refused at CPU 0.4: %v", be)
 	}
-	systemReadings.set(-1, 0.6)
+	sysreadings.Sampled(-1, 0.6)
 	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system cpu 0.5" {
 		t.Fatalf("at CPU 0.6: %v, want system cpu 0.5", be)
 	}
@@ -240,12 +241,12 @@ func TestSystemCheckOrder(t *testing.T) {
 	useInjectedReadings(t)
 	in := inboundResource(t)
 	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0.5, HighestCPUUsage: 0.5, QPS: 0.5, AvgRT: 1, MaxThread: 1})
-	systemReadings.set(1, 1)
+	sysreadings.Sampled(1, 1)
 	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system qps 0.5" {
 		t.Fatalf("%v, want qps first", be)
 	}
 	mustLoadSystem(t, SystemRule{HighestSystemLoad: 0.5, HighestCPUUsage: 0.5, QPS: -1, AvgRT: -1, MaxThread: -1})
-	systemReadings.set(1, 1)
+	sysreadings.Sampled(1, 1)
 	if _, be := call(in, clock, 0, nil); be == nil || be.Rule() != "system cpu 0.5" {
 		// One call in flight passes BBR, so load lets it through.
 		t.Fatalf("%v, want cpu (load passes a lone call by BBR)", be)
@@ -357,14 +358,14 @@ func TestSystemSamplerReadsMachine(t *testing.T) {
 	rule.HighestSystemLoad = 1e9
 	mustLoadSystem(t, rule)
 	deadline := time.Now().Add(5 * time.Second)
-	for systemReadings.load() < 0 {
+	for sysreadings.Load() < 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no load reading 5 s after a system rule was loaded")
 		}
 		time.Sleep(time.Millisecond)
 	}
 	mustLoadSystem(t)
-	if systemReadings.load() != -1 || systemReadings.cpu() != -1 {
+	if sysreadings.Load() != -1 || sysreadings.CPU() != -1 {
 		t.Fatal("readings kept after protection stopped")
 	}
 }
