@@ -133,6 +133,16 @@ func (e *Entry) origin() *node {
 	return e.from
 }
 
+// clear makes e the zero Entry for a call blocked before guard wrote into
+// it. An Entry with no resource is already the zero Entry (only an
+// admitted call sets res, and every block clears the whole value), so the
+// common block, into a fresh Entry, stores nothing.
+func (e *Entry) clear() {
+	if e.res != nil {
+		*e = Entry{}
+	}
+}
+
 // guardFlags says what Resource.guard found out about a call.
 type guardFlags uint8
 
@@ -175,9 +185,9 @@ func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *
 	return r.enter(e, ctx, nil, opts)
 }
 
-// enter is EntryTo and EntryArgsTo. They inline, so callers call enter
-// directly, as they called EntryTo before arguments existed.
-func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
+// enterAny is enter for every call (see enter_common.go for the common
+// one, which enter handles itself).
+func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
 		acquire, prioritized = applyEntryOptions(opts)
@@ -225,7 +235,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 			if e.guard != 0 {
 				return r.dropRare(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
 			}
-			*e = Entry{}
+			e.clear()
 			return r.recordBlock(p, via, id, acquire, f.blocked)
 		}
 		if f.app != appAll && !f.applies(e) {

@@ -87,9 +87,15 @@ func (n *node) enter(p stripe.P, id, nowMs, acquire int64, counted bool) {
 	if c := n.second.AtID(id, p); counted && !c.TryAdd(evPass, acquire) {
 		c.Add(evPass, acquire)
 	}
-	if w := n.perSecond.Load(); w != nil {
-		w.AtPinned(nowMs, p).Add(0, acquire)
+	if n.perSecond.Load() != nil {
+		n.enterPerSecond(p, nowMs, acquire)
 	}
+}
+
+// enterPerSecond counts an admitted call in the previous-second counter,
+// which must be on (see enablePerSecond). The caller is pinned to p.
+func (n *node) enterPerSecond(p stripe.P, nowMs, acquire int64) {
+	n.perSecond.Load().AtPinned(nowMs, p).Add(0, acquire)
 }
 
 // exit records the end of an admitted call in window id, as enter.

@@ -1,0 +1,91 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// The common call (enter_common.go) and enterAny must leave the same
+// statistics, block the same calls with the same errors and fill Entries
+// that exit alike. Two resources get the same rules and the same traffic;
+// one is called plainly, which takes the common path, and the other with
+// AcquireCount(1), which means the same but sends every call to enterAny.
+// A warm-up rule of a third resource relates to both, so that both count
+// the previous second's passes too (node.perSecond).
+func TestCommonPathMatchesGeneralPath(t *testing.T) {
+	clock := useManualClock(t)
+	common, general := NewResource(uniqueName(t, "common")), NewResource(uniqueName(t, "general"))
+	reader := NewResource(uniqueName(t, "reader"))
+	var flow []FlowRule
+	var degrade []DegradeRule
+	for _, r := range []*Resource{common, general} {
+		flow = append(flow,
+			FlowRule{Resource: r.Name(), Grade: FlowGradeQPS, Count: 200},
+			FlowRule{Resource: reader.Name(), Grade: FlowGradeQPS, Count: 1e9, Strategy: StrategyRelate, RefResource: r.Name(), ControlBehavior: BehaviorWarmUp, WarmUpPeriodSec: 10})
+		degrade = append(degrade, DegradeRule{Resource: r.Name(), Grade: DegradeSlowRatio, Count: 2, SlowRatioThreshold: 0.5, MinRequestAmount: 5, StatIntervalMs: 1000, TimeWindowSec: 2})
+	}
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
+		t.Fatal(err)
+	}
+	if !common.rules.Load().common() {
+		t.Fatal("the plain resource's rule set is not the common one: the test would not exercise the common path")
+	}
+	ctx := context.Background()
+	var commonPasses, previousCounted int
+	blocks := map[BlockType]int{}
+	const perSecond = 250
+	for step := range 10 * perSecond {
+		// 250 calls a second, some slow, over ten seconds: the QPS rule
+		// blocks a fifth, and slow seconds open the breaker, so that calls
+		// leave the common path and come back to it. Below about 140 calls
+		// in a window TakePinned answers from its fast path (the cache's
+		// slack is 63 with one stripe), above it from its two steps.
+		rt := time.Duration(step%3) * time.Millisecond
+		if step/perSecond%3 == 1 {
+			rt = 3 * time.Millisecond
+		}
+		c, cb := common.Entry(ctx)
+		g, gb := general.Entry(ctx, AcquireCount(1))
+		if (cb == nil) != (gb == nil) || cb != nil && gb != nil && cb.Type() != gb.Type() {
+			t.Fatalf("step %d: common path blocked by %v, general path by %v", step, cb, gb)
+		}
+		if cb != nil {
+			blocks[cb.Type()]++
+		} else {
+			commonPasses++
+			if c.startNs != g.startNs || c.secondID != g.secondID || c.acquire != g.acquire || c.probes != g.probes || c.guard != g.guard || c.via != g.via {
+				t.Fatalf("step %d: the Entries differ: common %+v, general %+v", step, c, g)
+			}
+		}
+		clock.Advance(rt)
+		c.Exit()
+		g.Exit()
+		if sc, sg := snapshotOf(common), snapshotOf(general); sc != sg {
+			t.Fatalf("step %d: statistics differ: common %+v, general %+v", step, sc, sg)
+		}
+		nowMs := nowNanos() / 1e6
+		if pc, pg := common.stats.previousSecondPass(nowMs), general.stats.previousSecondPass(nowMs); pc != pg {
+			t.Fatalf("step %d: previous-second passes differ: common %d, general %d", step, pc, pg)
+		} else if pc > 0 {
+			previousCounted++
+		}
+		clock.Advance(time.Second/perSecond - rt)
+	}
+	if commonPasses < 100 {
+		t.Fatalf("only %d calls passed: the traffic does not exercise the pass path", commonPasses)
+	}
+	if blocks[BlockTypeFlow] == 0 || blocks[BlockTypeDegrade] == 0 {
+		t.Fatalf("blocks by type %v: the traffic must meet both the QPS rule and an open breaker", blocks)
+	}
+	if previousCounted == 0 {
+		t.Fatal("no previous-second passes counted: the warm-up reader did not turn them on")
+	}
+}
+
+// snapshotOf is r's Snapshot without its name.
+func snapshotOf(r *Resource) Snapshot {
+	s := r.Snapshot()
+	s.Resource = ""
+	return s
+}
