@@ -174,6 +174,15 @@ func (b *breaker) recordAndJudge(c leaparray.Cursor, bad, probe bool) bool {
 	return false
 }
 
+// recordSettled is recordAndJudge's most common case alone, small enough
+// to inline into Exit: a good call to a CLOSED breaker whose judgement has
+// settled in the cursor's window only adds to the total. It reports false,
+// having written nothing, in every other case, which the caller then hands
+// to recordAndJudge.
+func (b *breaker) recordSettled(c leaparray.Cursor) bool {
+	return b.settledID.Load() == c.ID() && b.state.Load() == int32(StateClosed) && c.TryAdd(brTotal, 1)
+}
+
 // overThreshold returns the rule's measure over the window and whether it
 // exceeds the threshold; settled is true when enough calls were seen and the
 // threshold was not exceeded.

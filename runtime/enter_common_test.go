@@ -6,13 +6,16 @@ import (
 	"time"
 )
 
-// The common call (enter_common.go) and enterAny must leave the same
-// statistics, block the same calls with the same errors and fill Entries
-// that exit alike. Two resources get the same rules and the same traffic;
-// one is called plainly, which takes the common path, and the other with
-// AcquireCount(1), which means the same but sends every call to enterAny.
-// A warm-up rule of a third resource relates to both, so that both count
-// the previous second's passes too (node.perSecond).
+// The common call (enter_common.go, exit_common.go) and enterAny and
+// exitAny must leave the same statistics, block the same calls with the
+// same errors and fill Entries that exit alike. Two resources get the same
+// rules and the same traffic; one is called plainly, which takes the common
+// paths, and the other with AcquireCount(1) and under an authority rule
+// that refuses an origin its calls do not have: both mean nothing for
+// these calls, but the first sends every call to enterAny and the second
+// (through guard) every exit to exitAny. A warm-up rule of a third
+// resource relates to both, so that both count the previous second's
+// passes too (node.perSecond).
 func TestCommonPathMatchesGeneralPath(t *testing.T) {
 	clock := useManualClock(t)
 	common, general := NewResource(uniqueName(t, "common")), NewResource(uniqueName(t, "general"))
@@ -25,25 +28,38 @@ func TestCommonPathMatchesGeneralPath(t *testing.T) {
 			FlowRule{Resource: reader.Name(), Grade: FlowGradeQPS, Count: 1e9, Strategy: StrategyRelate, RefResource: r.Name(), ControlBehavior: BehaviorWarmUp, WarmUpPeriodSec: 10})
 		degrade = append(degrade, DegradeRule{Resource: r.Name(), Grade: DegradeSlowRatio, Count: 2, SlowRatioThreshold: 0.5, MinRequestAmount: 5, StatIntervalMs: 1000, TimeWindowSec: 2})
 	}
-	if err := LoadRules(Rules{Flow: flow, Degrade: degrade}); err != nil {
+	authority := []AuthorityRule{{Resource: general.Name(), LimitApp: "nobody", Strategy: AuthorityBlack}}
+	if err := LoadRules(Rules{Flow: flow, Degrade: degrade, Authority: authority}); err != nil {
 		t.Fatal(err)
 	}
 	if !common.rules.Load().common() {
 		t.Fatal("the plain resource's rule set is not the common one: the test would not exercise the common path")
 	}
+	if x := general.rules.Load().x; x == nil || !x.guarded {
+		t.Fatal("the other resource's calls do not go through guard: the test would not exercise exitAny")
+	}
 	ctx := context.Background()
 	var commonPasses, previousCounted int
 	blocks := map[BlockType]int{}
 	const perSecond = 250
-	for step := range 10 * perSecond {
-		// 250 calls a second, some slow, over ten seconds: the QPS rule
-		// blocks a fifth, and slow seconds open the breaker, so that calls
-		// leave the common path and come back to it. Below about 140 calls
-		// in a window TakePinned answers from its fast path (the cache's
-		// slack is 63 with one stripe), above it from its two steps.
+	for step := range 12 * perSecond {
+		// 250 calls a second over twelve seconds, of four kinds: fast
+		// (response times up to 2 ms), slow (3 ms, over the breaker's 2),
+		// fast, and turning (fast for the first 40% of the second, slow
+		// after), where the breaker's judgement settles on good calls
+		// before bad ones push its ratio over. The QPS rule blocks a fifth
+		// of each second and the breaker opens, so that calls leave the
+		// common paths and come back to them. Below about 140 calls in a
+		// window TakePinned answers from its fast path (the cache's slack
+		// is 63 with one stripe), above it from its two steps.
 		rt := time.Duration(step%3) * time.Millisecond
-		if step/perSecond%3 == 1 {
+		switch inSecond := step % perSecond; step / perSecond % 4 {
+		case 1:
 			rt = 3 * time.Millisecond
+		case 3:
+			if inSecond >= perSecond*4/10 {
+				rt = 3 * time.Millisecond
+			}
 		}
 		c, cb := common.Entry(ctx)
 		g, gb := general.Entry(ctx, AcquireCount(1))
@@ -54,7 +70,7 @@ func TestCommonPathMatchesGeneralPath(t *testing.T) {
 			blocks[cb.Type()]++
 		} else {
 			commonPasses++
-			if c.startNs != g.startNs || c.secondID != g.secondID || c.acquire != g.acquire || c.probes != g.probes || c.guard != g.guard || c.via != g.via {
+			if c.startNs != g.startNs || c.secondID != g.secondID || c.acquire != g.acquire || c.probes != g.probes || c.via != g.via {
 				t.Fatalf("step %d: the Entries differ: common %+v, general %+v", step, c, g)
 			}
 		}

@@ -35,15 +35,9 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	return blocked
 }
 
-// Exit ends the call: it records the response time (at the Clock's
-// precision, milliseconds with the default clock), success and error counts,
-// and lets circuit breakers judge the outcome. Later calls, on this Entry or
-// on a copy, do nothing.
-func (e *Entry) Exit() {
-	if e.res == nil || e.exited {
-		return
-	}
-	e.exited = true
+// exitAny is Exit for every call (see exit_common.go for the common one,
+// which Exit handles itself); e.exited is already set.
+func (e *Entry) exitAny() {
 	nowNs, ok := nowCached()
 	if !ok {
 		nowNs = nowNanos()

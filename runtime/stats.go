@@ -105,6 +105,12 @@ func (n *node) exit(p stripe.P, id, rtMs, acquire int64, failed bool) {
 	if !c.TryAdd(evSuccess, acquire) {
 		c.Add(evSuccess, acquire)
 	}
+	n.exitRT(c, rtMs, acquire, failed)
+}
+
+// exitRT records a call's response time and failure through c, exit's
+// cursor.
+func (n *node) exitRT(c leaparray.Cursor, rtMs, acquire int64, failed bool) {
 	if rtMs > 0 {
 		c.Add(evRT, rtMs*acquire)
 	}

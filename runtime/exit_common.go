@@ -1,0 +1,72 @@
+package runtime
+
+import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+
+// Exit's common call, written apart from the rest for the reason Entry's
+// is (see enter_common.go): a call that did not go through guard, came
+// through no tracked entrance and has at most one circuit breaker, whose
+// bucket is a power-of-two multiple of the second-level window's (Sentinel's
+// default statIntervalMs is), is ended here, with few variables; any other
+// goes on to exitAny. Both record the same (TestCommonPathMatchesGeneralPath).
+
+// Exit ends the call: it records the response time (at the Clock's
+// precision, milliseconds with the default clock), success and error counts,
+// and lets circuit breakers judge the outcome. Later calls, on this Entry or
+// on a copy, do nothing.
+func (e *Entry) Exit() {
+	if e.res == nil || e.exited {
+		return
+	}
+	e.exited = true
+	degrade := e.rules.degrade
+	if e.guard != 0 || e.via != nil || len(degrade) > 1 || len(degrade) == 1 && degrade[0].secondShift < 0 {
+		e.exitAny()
+		return
+	}
+	nowNs, ok := nowCached()
+	if !ok {
+		nowNs = nowNanos()
+	}
+	nowMs := nowNs / 1e6
+	rtMs, id := int64(0), e.secondID
+	if nowNs != e.startNs {
+		rtMs = max(nowMs-e.startNs/1e6, 0)
+		id = e.res.stats.second.ID(nowMs)
+	}
+	stats, acquire := e.res.stats, int64(e.acquire)
+	p := stripe.Pin()
+	var ended bool
+	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
+		ended = exitTickets.endOwn(s, e.ticket)
+	} else {
+		ended = exitTickets.endElsewhere(e.ticket)
+	}
+	if !ended {
+		stripe.Unpin() // a copy of e has ended the call
+		return
+	}
+	// stats.exit, written here (a call of its own costs more than its
+	// body's common case).
+	stats.inFlight.AddPinned(-1, p)
+	c := stats.second.AtID(id, p)
+	if !c.TryAdd(evSuccess, acquire) {
+		c.Add(evSuccess, acquire)
+	}
+	if rtMs > 0 || e.failed {
+		stats.exitRT(c, rtMs, acquire, e.failed)
+	}
+	if len(degrade) == 0 {
+		stripe.Unpin()
+		return
+	}
+	b := degrade[0]
+	bc := b.window.AtID(id>>b.secondShift, p)
+	change := false
+	if bad := b.isBad(rtMs, e.failed); bad || !b.recordSettled(bc) {
+		change = b.recordAndJudge(bc, bad, e.probes&1 != 0)
+	}
+	stripe.Unpin()
+	if change {
+		b.change(nowMs, rtMs, e.failed)
+	}
+}
