@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
 // The common call, written apart from the rest.
@@ -37,8 +39,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	f := rs.flow[0]
 	p := stripe.Pin()
 	if !w.TakePinned(id, 1, f.limit, p) {
-		e.clear()
-		return r.recordBlock(p, nil, id, 1, f.blocked)
+		return e.blockedCommon(w, p, id, f.blocked)
 	}
 	r.stats.inFlight.AddPinned(1, p)
 	if r.stats.perSecond.Load() != nil {
@@ -62,4 +63,21 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 // direct flow rule, every breaker CLOSED.
 func (rs *ruleSet) common() bool {
 	return rs != nil && rs.x == nil && len(rs.flow) == 1 && rs.flow[0].direct && rs.breakersClosed()
+}
+
+// blockedCommon is recordBlock for a common call blocked by its flow rule,
+// with what that call knows: a fresh Entry to clear, no entrance, one
+// call's worth to count.
+func (e *Entry) blockedCommon(w *leaparray.Window, p stripe.P, id int64, blocked *BlockError) *BlockError {
+	e.clear()
+	if c := w.AtID(id, p); !c.TryAdd(evBlock, 1) {
+		c.Add(evBlock, 1)
+	}
+	audit := clockAudits.due(p)
+	stripe.Unpin()
+	atomic.AddUint32(&blocked.blocked, 1) // read by BlockError.Blocked
+	if audit {
+		auditClock()
+	}
+	return blocked
 }

@@ -67,6 +67,9 @@ func TestCommonPathMatchesGeneralPath(t *testing.T) {
 			t.Fatalf("step %d: common path blocked by %v, general path by %v", step, cb, gb)
 		}
 		if cb != nil {
+			if cb.Blocked() != gb.Blocked() {
+				t.Fatalf("step %d: the block errors counted %d and %d calls", step, cb.Blocked(), gb.Blocked())
+			}
 			blocks[cb.Type()]++
 		} else {
 			commonPasses++

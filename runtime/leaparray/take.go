@@ -1,6 +1,10 @@
 package leaparray
 
-import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+import (
+	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+)
 
 // TakePinned is a flow check and the pass it admits in one step: it reports
 // whether counter 0 over the interval ending in window id, plus what was
@@ -36,14 +40,17 @@ func (w *Window) TakePinned(id, delta, limit int64, pinned stripe.P) bool {
 	}
 	word := wordIn(s, uintptr(w.slot(id))*w.stripeBytes)
 	old := word.Load()
-	if w.cacheWord(s, cacheID).Load() != uint64(id) || w.cacheWord(s, cacheVersion).Load() != b.version.Load() {
+	// The cache's line, located once: its words are read with atomic
+	// loads, after each of which the compiler would locate it anew.
+	cache := unsafe.Add(s, uintptr(w.bucketMask+1)*w.stripeBytes)
+	if wordIn(cache, cacheID*wordBytes).Load() != uint64(id) || wordIn(cache, cacheVersion*wordBytes).Load() != b.version.Load() {
 		return w.takeSlow(id, delta, limit, pinned) // the cache is stale
 	}
 	own, current := int64(0), old>>countBits == uint64(id)&tagMask
 	if current {
 		own = int64(old & countMask)
 	}
-	low := int64(w.cacheWord(s, cacheOthers).Load()) + own + delta
+	low := int64(wordIn(cache, cacheOthers*wordBytes).Load()) + own + delta
 	if low > limit {
 		return false // FitsPinned's clear no, from the same reads
 	}
