@@ -10,9 +10,10 @@ import (
 
 // The common call, written apart from the rest.
 //
-// Most guarded calls have no options and a resource whose rules are one
-// direct QPS rule (see flowCheck.direct) and circuit breakers that are all
-// CLOSED, with no rule needing the checks before the flow rules (guard). For
+// Most guarded calls have no options and a resource whose rules are at most
+// one direct QPS rule (see flowCheck.direct) and circuit breakers that are
+// all CLOSED, with no rule needing the checks before the flow rules
+// (guard), or no rules at all. For
 // that call Entry's work is short: read the clock, ask the window and count
 // the pass in one step (leaparray's TakePinned), take an exit ticket and fill
 // in the Entry. Inside enterAny, which handles every call, the same work paid
@@ -27,6 +28,9 @@ import (
 // directly.
 func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
 	rs := r.rules.Load()
+	if rs == nil {
+		rs = &noRules
+	}
 	if len(opts) != 0 || !rs.common() || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
 		return r.enterAny(e, ctx, args, opts)
 	}
@@ -36,9 +40,12 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	}
 	w := r.stats.second
 	id := w.ID(nowNs / 1e6)
-	f := rs.flow[0]
 	p := stripe.Pin()
-	if !w.TakePinned(id, 1, f.limit, p) {
+	if len(rs.flow) == 0 {
+		if c := w.AtID(id, p); !c.TryAdd(evPass, 1) {
+			c.Add(evPass, 1)
+		}
+	} else if f := rs.flow[0]; !w.TakePinned(id, 1, f.limit, p) {
 		return e.blockedCommon(w, p, id, f.blocked)
 	}
 	r.stats.inFlight.AddPinned(1, p)
@@ -58,11 +65,11 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	return nil
 }
 
-// common reports whether rs (nil for a resource no rule names) is the
-// common rule set enter handles itself: nothing for guard to check, one
-// direct flow rule, every breaker CLOSED.
+// common reports whether rs is a common rule set, which enter handles
+// itself: nothing for guard to check, no flow rule or one direct one, every
+// breaker CLOSED.
 func (rs *ruleSet) common() bool {
-	return rs != nil && rs.x == nil && len(rs.flow) == 1 && rs.flow[0].direct && rs.breakersClosed()
+	return rs.x == nil && (len(rs.flow) == 0 || len(rs.flow) == 1 && rs.flow[0].direct) && rs.breakersClosed()
 }
 
 // blockedCommon is recordBlock for a common call blocked by its flow rule,

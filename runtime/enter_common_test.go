@@ -108,3 +108,32 @@ func snapshotOf(r *Resource) Snapshot {
 	s.Resource = ""
 	return s
 }
+
+// A resource no rule names takes the common path too, and records what
+// enterAny records.
+func TestCommonPathWithoutRules(t *testing.T) {
+	clock := useManualClock(t)
+	common, general := NewResource(uniqueName(t, "common")), NewResource(uniqueName(t, "general"))
+	if common.rules.Load() != nil || !noRules.common() {
+		t.Fatal("a resource without rules must have the common (empty) rule set")
+	}
+	ctx := context.Background()
+	for step := range 1000 {
+		c, cb := common.Entry(ctx)
+		g, gb := general.Entry(ctx, AcquireCount(1))
+		if cb != nil || gb != nil {
+			t.Fatalf("step %d: blocked without rules: %v, %v", step, cb, gb)
+		}
+		if c.startNs != g.startNs || c.secondID != g.secondID || c.acquire != g.acquire || c.rules != g.rules {
+			t.Fatalf("step %d: the Entries differ: common %+v, general %+v", step, c, g)
+		}
+		rt := time.Duration(step%4) * time.Millisecond
+		clock.Advance(rt)
+		c.Exit()
+		g.Exit()
+		if sc, sg := snapshotOf(common), snapshotOf(general); sc != sg || sc.Pass == 0 {
+			t.Fatalf("step %d: statistics differ (or count nothing): common %+v, general %+v", step, sc, sg)
+		}
+		clock.Advance(5*time.Millisecond - rt)
+	}
+}
