@@ -85,11 +85,11 @@ func (b *clockBox) read() int64 {
 }
 
 // nowCached is nowNanos's fast path, for the two readings of a guarded
-// call (Resource.enter, Entry.Exit): the default clock's cached reading and
-// true while it is in use, or false when the caller must call nowNanos.
-// Unlike nowNanos it inlines, since it has no slow path to call (a call
-// alone takes most of the inliner's budget); the two callers save a call
-// each.
+// call (Resource.enter and enterAny, Entry.Exit and exitAny): the default
+// clock's cached reading and true while it is in use, or false when the
+// caller must call nowNanos. Unlike nowNanos it inlines, since it has no
+// slow path to call (a call alone takes most of the inliner's budget); its
+// callers save a call each.
 func nowCached() (int64, bool) {
 	c := activeCoarse.Load()
 	ok := c.state.Load() == tickerRead

@@ -8,9 +8,10 @@ import (
 )
 
 // The statistics layer's writes. Entry pins the goroutine to its processor
-// from its first check and ends with recordBlock, or with the pass's records
-// at the end of Resource.enter, which unpin; Exit, the recording of a call's
-// end, pins for its writes. Writes to the processor's own stripes then need
+// from its first check and ends with recordBlock (blockedCommon for the
+// common call), or with the pass's records at the end of Resource.enter or
+// enterAny, which unpin; Exit, the recording of a call's end, pins for its
+// writes. Writes to the processor's own stripes then need
 // no locked instruction (see package stripe). Pinned code must not block, take locks or run user code: these
 // functions only write counters and read breaker state, and a breaker's
 // state change, which calls listeners, runs after the Unpin. Passes and
@@ -93,7 +94,7 @@ func (e *Entry) exitAny() {
 }
 
 // exitRare records the end of a call that went through guard (see
-// Resource.enter): in its origin's node, in the inbound aggregate, and to
+// Resource.enterAny): in its origin's node, in the inbound aggregate, and to
 // its hot-parameter checks. The caller is unpinned.
 func (e *Entry) exitRare(id, nowMs, rtMs, acquire int64) {
 	if e.from != nil {
