@@ -51,6 +51,12 @@ func NewResource(name string, opts ...ResourceOption) *Resource {
 	return r
 }
 
+// resourceMem is what lookupOrCreateLocked allocates for a resource.
+type resourceMem struct {
+	r     Resource
+	stats nodeMem
+}
+
 // lookupOrCreateLocked finds or creates a resource without declaring it.
 // Callers hold registry's lock.
 func lookupOrCreateLocked(name string) *Resource {
@@ -60,15 +66,13 @@ func lookupOrCreateLocked(name string) *Resource {
 	if r, ok := registry.byName[name]; ok {
 		return r
 	}
-	// One allocation for the handle and its statistics node: a first load
-	// of 100k rules creates 100k resources, and Entry reads both.
-	mem := new(struct {
-		r Resource
-		n node
-	})
-	mem.n.init()
+	// One allocation for the handle and its statistics node with its
+	// window and gauge, and one for their counter words: a first load of
+	// 100k rules creates 100k resources, and Entry reads all of them.
+	mem := new(resourceMem)
+	mem.stats.init()
 	r := &mem.r
-	r.name, r.stats = name, &mem.n
+	r.name, r.stats = name, &mem.stats.n
 	registry.byName[name] = r
 	return r
 }
