@@ -16,6 +16,11 @@ import (
 type namer struct {
 	names []nameRef
 	slot  []int32 // the new side's slots, one per differing position
+	// After assign: each slot's hash (hashName of its name), and the slots
+	// in hash order, in which the registry's table holds them (see
+	// resourceTable).
+	hashes []uint64
+	byHash []int32
 }
 
 // nameRef is one mention of a resource by a differing position.
@@ -29,7 +34,8 @@ type nameRef struct {
 	dest int32
 }
 
-// nameSeed is the hash seed of namer, fixed for the process.
+// nameSeed is the hash seed of namer and of the registry's table, fixed
+// for the process.
 var nameSeed = maphash.MakeSeed()
 
 // grow makes room for about m mentions and m slots.
@@ -46,7 +52,7 @@ func (n *namer) add(name string, slot bool) {
 		d = int32(len(n.slot))
 		n.slot = append(n.slot, -1)
 	}
-	n.names = append(n.names, nameRef{h: maphash.String(nameSeed, name), name: name, seq: int32(len(n.names)), dest: d})
+	n.names = append(n.names, nameRef{h: hashName(name), name: name, seq: int32(len(n.names)), dest: d})
 }
 
 // assign numbers the distinct names, fills the slots handed out and
@@ -84,11 +90,14 @@ func (n *namer) assign() []string {
 			names = append(names, groups[g])
 		}
 	}
+	n.hashes = make([]uint64, len(names))
 	for _, r := range refs {
 		if r.dest >= 0 {
 			n.slot[r.dest] = slotOf[r.seq]
 		}
+		n.hashes[slotOf[r.seq]] = r.h
 	}
+	n.byHash = slotOf // groups are in hash order
 	return names
 }
 

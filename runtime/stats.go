@@ -51,11 +51,21 @@ type nodeMem struct {
 }
 
 // init gives the zero node its windows, which it holds in mem; mem may sit
-// inside a larger object (see lookupOrCreateLocked).
+// inside a larger object (see resourceMem).
 func (mem *nodeMem) init() {
 	leaparray.NewSecondIn(&mem.second, &mem.gauge, numEvents)
 	mem.n.second, mem.n.inFlight = &mem.second, &mem.gauge
 }
+
+// initOn is init with the counter words given: secondWords zero words
+// starting on a cache line, such as a piece of a resourceBatch's.
+func (mem *nodeMem) initOn(words []atomic.Uint64) {
+	leaparray.NewSecondOn(&mem.second, &mem.gauge, numEvents, words)
+	mem.n.second, mem.n.inFlight = &mem.second, &mem.gauge
+}
+
+// secondWords is how many counter words a node's window and gauge take.
+var secondWords = leaparray.SecondWords(numEvents)
 
 // enablePerSecond turns on the previous-second counter (idempotent).
 func (n *node) enablePerSecond() {
