@@ -16,11 +16,19 @@ import (
 type namer struct {
 	names []nameRef
 	slot  []int32 // the new side's slots, one per differing position
-	// After assign: each slot's hash (hashName of its name), and the slots
-	// in hash order, in which the registry's table holds them (see
-	// resourceTable).
-	hashes []uint64
-	byHash []int32
+	// After assign, the distinct names in hash order, the order of the
+	// registry's table (see resourceTable): with their hashes (hashName)
+	// and slots.
+	sorted hashOrder
+}
+
+// hashOrder is a load's changed resources in the order of their hashes:
+// names[g] has hash hash[g] and slot slot[g] (its index in names of
+// ruleChanges).
+type hashOrder struct {
+	names []string
+	hash  []uint64
+	slot  []int32
 }
 
 // nameRef is one mention of a resource by a differing position.
@@ -69,13 +77,14 @@ func (n *namer) assign() []string {
 		firstOf[i] = -1
 	}
 	groups := make([]string, 0, len(refs))
+	hashes := make([]uint64, 0, len(refs))
 	for i := 0; i < len(refs); {
 		j := i + 1
 		for j < len(refs) && refs[j].h == refs[i].h && refs[j].name == refs[i].name {
 			j++
 		}
 		g := int32(len(groups))
-		groups = append(groups, refs[i].name)
+		groups, hashes = append(groups, refs[i].name), append(hashes, refs[i].h)
 		firstOf[refs[i].seq] = g // sorted by seq within the group
 		for ; i < j; i++ {
 			refs[i].seq = g
@@ -90,14 +99,12 @@ func (n *namer) assign() []string {
 			names = append(names, groups[g])
 		}
 	}
-	n.hashes = make([]uint64, len(names))
 	for _, r := range refs {
 		if r.dest >= 0 {
 			n.slot[r.dest] = slotOf[r.seq]
 		}
-		n.hashes[slotOf[r.seq]] = r.h
 	}
-	n.byHash = slotOf // groups are in hash order
+	n.sorted = hashOrder{groups, hashes, slotOf} // groups are in hash order
 	return names
 }
 

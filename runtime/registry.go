@@ -19,18 +19,22 @@ var registry struct {
 // hash order, so a load, which has its new names' hashes sorted (see
 // namer), looks them up and inserts them in a sweep through the table
 // rather than with a cache miss or two per name: a map[string]*Resource
-// took 30 ms of them for 100k new names. A slot holds one pointer, where a
-// map entry held two (the name's and the resource's).
+// took 30 ms of them for 100k new names.
 type resourceTable struct {
 	slots []tableSlot // a power of two of them, or none
 	count int
 	shift uint8 // 64 - log2(len(slots)): a hash's top bits are its first slot
 }
 
-// tableSlot is one resource and its name's hash; r is nil in an empty slot.
+// tableSlot is one resource, its name and the name's hash; r is nil in an
+// empty slot. The name is the resource's, kept here so that a lookup that
+// finds it reads no more memory than the slot (and, when the caller's
+// string is the resource's own, as in a load of the rules in force, not
+// even the name's bytes).
 type tableSlot struct {
-	h uint64
-	r *Resource
+	h    uint64
+	name string
+	r    *Resource
 }
 
 // minTableSlots is the smallest table: a handful of resources fit without
@@ -52,7 +56,7 @@ func (t *resourceTable) find(name string, h uint64) (*Resource, int) {
 		if s.r == nil {
 			return nil, i
 		}
-		if s.h == h && s.r.name == name {
+		if s.h == h && s.name == name {
 			return s.r, i
 		}
 	}
@@ -64,11 +68,13 @@ func (t *resourceTable) get(name string) *Resource {
 	return r
 }
 
-// add inserts r, whose name (hash h) the table does not hold.
-func (t *resourceTable) add(r *Resource, h uint64) {
+// add inserts r, named name (hash h), which the table does not hold. The
+// name is r's, passed in so that a load inserting many resources need not
+// read each one's memory.
+func (t *resourceTable) add(r *Resource, name string, h uint64) {
 	t.reserve(1)
-	_, i := t.find(r.name, h)
-	t.slots[i] = tableSlot{h: h, r: r}
+	_, i := t.find(name, h)
+	t.slots[i] = tableSlot{h: h, name: name, r: r}
 	t.count++
 }
 
@@ -90,7 +96,7 @@ func (t *resourceTable) reserve(n int) {
 	// round the end: the new table fills in one sweep too.
 	for _, s := range old {
 		if s.r != nil {
-			_, i := t.find(s.r.name, s.h)
+			_, i := t.find(s.name, s.h)
 			t.slots[i] = s
 		}
 	}

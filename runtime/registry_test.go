@@ -54,7 +54,7 @@ func TestResourceTableMatchesAMap(t *testing.T) {
 				delete(want, name)
 			case !held:
 				r := &Resource{name: name}
-				tab.add(r, hash(name))
+				tab.add(r, name, hash(name))
 				want[name] = r
 			}
 			if got, _ := tab.find(name, hash(name)); got != want[name] {
@@ -76,7 +76,7 @@ func TestResourceTableMatchesAMap(t *testing.T) {
 // counts its calls: its statistics are built.
 func TestFirstLoadCreatesEveryResource(t *testing.T) {
 	useManualClock(t)
-	names := scaleNames("created", 2*batchResources+3) // more than one batch
+	names := scaleNames("created", 3000)
 	defer forgetResources(names)
 	declared := map[string]*Resource{}
 	for _, n := range names[:100] {

@@ -47,8 +47,8 @@ func NewResource(name string, opts ...ResourceOption) *Resource {
 
 // resourceMem is what a new resource takes: its handle and its statistics
 // node with its window and gauge, in one allocation; their counter words
-// take one more. A first load of 100k rules creates 100k resources, and
-// Entry reads all of them.
+// take one more (see leaparray.NewSecondIn). A first load of 100k rules
+// creates 100k resources, and Entry reads all of them.
 type resourceMem struct {
 	r     Resource
 	stats nodeMem
@@ -61,15 +61,15 @@ func lookupOrCreateLocked(name string) *Resource {
 	if r, _ := registry.byName.find(name, h); r != nil {
 		return r
 	}
-	mem := new(resourceMem)
-	mem.stats.init()
-	r := mem.named(name)
-	registry.byName.add(r, h)
+	r := newResourceMem(name)
+	registry.byName.add(r, name, h)
 	return r
 }
 
-// named makes mem, whose statistics are built, the handle of name.
-func (mem *resourceMem) named(name string) *Resource {
+// newResourceMem makes the resource named name, outside the registry.
+func newResourceMem(name string) *Resource {
+	mem := new(resourceMem)
+	mem.stats.init()
 	r := &mem.r
 	r.name, r.stats = name, &mem.stats.n
 	return r

@@ -57,16 +57,6 @@ func (mem *nodeMem) init() {
 	mem.n.second, mem.n.inFlight = &mem.second, &mem.gauge
 }
 
-// initOn is init with the counter words given: secondWords zero words
-// starting on a cache line, such as a piece of a resourceBatch's.
-func (mem *nodeMem) initOn(words []atomic.Uint64) {
-	leaparray.NewSecondOn(&mem.second, &mem.gauge, numEvents, words)
-	mem.n.second, mem.n.inFlight = &mem.second, &mem.gauge
-}
-
-// secondWords is how many counter words a node's window and gauge take.
-var secondWords = leaparray.SecondWords(numEvents)
-
 // enablePerSecond turns on the previous-second counter (idempotent).
 func (n *node) enablePerSecond() {
 	if n.perSecond.Load() == nil {
