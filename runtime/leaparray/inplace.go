@@ -2,9 +2,9 @@ package leaparray
 
 // Statistics built inside memory the caller allocates. A first load of
 // 100k rules naming new resources makes 100k second-level windows and
-// gauges; made one by one (NewSecond, Window.NewGauge) each resource's
-// cost four objects, two of them with pointers, and their allocation and
-// the garbage collector's scanning of them were most of such a load.
+// gauges; made apart (NewSecond, Window.NewGauge), a window and its gauge
+// take four objects, two of them with pointers, and allocating them and
+// the garbage collector's work on them were most of such a load.
 // NewSecondIn lets the caller put the window and the gauge in one object of
 // its own (with the resource handle, say), and holds the counter words of
 // both in one more, pointer-free.
