@@ -20,6 +20,8 @@ type ruleChanges struct {
 	// (see lookup).
 	names []string
 	slot  map[string]int32
+	// sorted is names in hash order (see namer), for the registry.
+	sorted hashOrder
 	// Per kind, where the new list differs from the one in force (empty
 	// for a kind the load leaves as it is).
 	flowAt, degradeAt, paramAt, authorityAt kindDiff
@@ -66,6 +68,7 @@ func changedResources(next *ruleLists, kinds ruleKinds) *ruleChanges {
 	p := nameDiff(&n, c.paramAt.at, cur.param, next.param, paramResource)
 	a := nameDiff(&n, c.authorityAt.at, cur.authority, next.authority, authorityResource)
 	c.names = n.assign()
+	c.sorted = n.sorted
 	c.flowAt.slot, c.degradeAt.slot = n.slot[f:d:d], n.slot[d:p:p]
 	c.paramAt.slot, c.authorityAt.slot = n.slot[p:a:a], n.slot[a:]
 	return c

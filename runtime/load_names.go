@@ -16,6 +16,19 @@ import (
 type namer struct {
 	names []nameRef
 	slot  []int32 // the new side's slots, one per differing position
+	// After assign, the distinct names in hash order, the order of the
+	// registry's table (see resourceTable): with their hashes (hashName)
+	// and slots.
+	sorted hashOrder
+}
+
+// hashOrder is a load's changed resources in the order of their hashes:
+// names[g] has hash hash[g] and slot slot[g] (its index in names of
+// ruleChanges).
+type hashOrder struct {
+	names []string
+	hash  []uint64
+	slot  []int32
 }
 
 // nameRef is one mention of a resource by a differing position.
@@ -29,7 +42,8 @@ type nameRef struct {
 	dest int32
 }
 
-// nameSeed is the hash seed of namer, fixed for the process.
+// nameSeed is the hash seed of namer and of the registry's table, fixed
+// for the process.
 var nameSeed = maphash.MakeSeed()
 
 // grow makes room for about m mentions and m slots.
@@ -46,7 +60,7 @@ func (n *namer) add(name string, slot bool) {
 		d = int32(len(n.slot))
 		n.slot = append(n.slot, -1)
 	}
-	n.names = append(n.names, nameRef{h: maphash.String(nameSeed, name), name: name, seq: int32(len(n.names)), dest: d})
+	n.names = append(n.names, nameRef{h: hashName(name), name: name, seq: int32(len(n.names)), dest: d})
 }
 
 // assign numbers the distinct names, fills the slots handed out and
@@ -63,13 +77,14 @@ func (n *namer) assign() []string {
 		firstOf[i] = -1
 	}
 	groups := make([]string, 0, len(refs))
+	hashes := make([]uint64, 0, len(refs))
 	for i := 0; i < len(refs); {
 		j := i + 1
 		for j < len(refs) && refs[j].h == refs[i].h && refs[j].name == refs[i].name {
 			j++
 		}
 		g := int32(len(groups))
-		groups = append(groups, refs[i].name)
+		groups, hashes = append(groups, refs[i].name), append(hashes, refs[i].h)
 		firstOf[refs[i].seq] = g // sorted by seq within the group
 		for ; i < j; i++ {
 			refs[i].seq = g
@@ -89,6 +104,7 @@ func (n *namer) assign() []string {
 			n.slot[r.dest] = slotOf[r.seq]
 		}
 	}
+	n.sorted = hashOrder{groups, hashes, slotOf} // groups are in hash order
 	return names
 }
 

@@ -211,20 +211,7 @@ func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
 		c.degrade = link(c, next.degrade, &c.degradeAt, degradeResource)
 		c.param = link(c, next.param, &c.paramAt, paramResource)
 		c.authority = link(c, next.authority, &c.authorityAt, authorityResource)
-		registry.Lock()
-		reserveLocked(n)
-		resources := make([]*Resource, n)
-		var idx []int
-		for k, name := range c.names {
-			resources[k] = lookupOrCreateLocked(name)
-			idx = c.flow.positions(idx[:0], k)
-			for _, p := range idx {
-				if r := &next.flow[p]; r.Strategy == StrategyRelate {
-					lookupOrCreateLocked(r.RefResource)
-				}
-			}
-		}
-		registry.Unlock()
+		resources := loadResources(c, next.flow)
 
 		sets := make([]*ruleSet, n)
 		var ix ruleIndexes
@@ -261,20 +248,6 @@ func install(next ruleLists, kinds ruleKinds, changed *ruleChanges) {
 	if kinds&kindAuthority != 0 {
 		notifyRules(&authorityRuleListeners, next.authority)
 	}
-}
-
-// reserveLocked makes room in the registry for n more resources at once, so
-// that a load naming many new resources does not grow the map step by step.
-// Callers hold registry's lock.
-func reserveLocked(n int) {
-	if len(registry.byName) >= n {
-		return // growing in steps costs little beside what is there
-	}
-	m := make(map[string]*Resource, len(registry.byName)+n)
-	for k, v := range registry.byName {
-		m[k] = v
-	}
-	registry.byName = m
 }
 
 // buildRuleSet makes res's checks for the rules at the positions ix, reusing

@@ -37,7 +37,7 @@ func heapInUse() uint64 {
 func forgetResources(names []string) {
 	registry.Lock()
 	for _, n := range names {
-		delete(registry.byName, n)
+		registry.byName.remove(n)
 	}
 	registry.Unlock()
 }

@@ -34,16 +34,27 @@ type node struct {
 }
 
 func newNode() *node {
-	n := new(node)
-	n.init()
-	return n
+	mem := new(nodeMem)
+	mem.init()
+	return &mem.n
 }
 
-// init gives a zero node its windows, for nodes allocated inside a larger
-// object (see lookupOrCreateLocked).
-func (n *node) init() {
-	n.second = leaparray.NewSecond(numEvents)
-	n.inFlight = n.second.NewGauge()
+// nodeMem is a node with its second-level window and in-flight gauge, in
+// one allocation (their counter words take one more: see
+// leaparray.NewSecondIn). Large loads make a node per resource, or per
+// resource and origin, and what the garbage collector pays for grows with
+// the objects and pointers each one takes.
+type nodeMem struct {
+	n      node
+	second leaparray.Window
+	gauge  leaparray.Gauge
+}
+
+// init gives the zero node its windows, which it holds in mem; mem may sit
+// inside a larger object (see resourceMem).
+func (mem *nodeMem) init() {
+	leaparray.NewSecondIn(&mem.second, &mem.gauge, numEvents)
+	mem.n.second, mem.n.inFlight = &mem.second, &mem.gauge
 }
 
 // enablePerSecond turns on the previous-second counter (idempotent).

@@ -53,7 +53,7 @@ func cacheValid(w *Window, id int64, p stripe.P) bool {
 func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 	withProcs(t, 4)
 	const stripes = 4
-	w := claimAll(NewSecond(3), stripes)
+	w := claimAll(second(3), stripes)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var cached, checks int
 	nowMs := int64(10_000)
@@ -94,7 +94,7 @@ func TestFitsPinnedAgreesWithFullSum(t *testing.T) {
 // boundStep, and only then; other counters never announce.
 func TestCounterZeroAnnouncesEveryBoundStep(t *testing.T) {
 	withProcs(t, 2)
-	w := claimAll(NewSecond(2), 1)
+	w := claimAll(second(2), 1)
 	c := w.cursor(w.ID(0), stripe.Of(0))
 	base := w.bound.version.Load()
 	version := func() uint64 { return w.bound.version.Load() - base }
@@ -126,7 +126,7 @@ func TestCounterZeroAnnouncesEveryBoundStep(t *testing.T) {
 // of the two answered.
 func TestFitsPinnedTrustsCacheUntilAnnounced(t *testing.T) {
 	withProcs(t, 2)
-	w := claimAll(NewSecond(1), 2)
+	w := claimAll(second(1), 2)
 	id := w.ID(0)
 	const limit = 1_000_000
 	if !w.FitsPinned(id, 1, limit, stripe.Of(0)) { // fills reader 0's cache
@@ -151,7 +151,7 @@ func TestFitsPinnedTrustsCacheUntilAnnounced(t *testing.T) {
 // (a call whose check races with another's write), as with a full sum.
 func TestFitsPinnedConcurrentLimit(t *testing.T) {
 	withProcs(t, 4)
-	w := NewSecond(1)
+	w := second(1)
 	const limit, goroutines, tries = 2000, 8, 1000
 	id := w.ID(0)
 	var passed atomic.Int64
@@ -188,7 +188,7 @@ func TestFitsPinnedConcurrentLimit(t *testing.T) {
 func TestFitsPinnedSlackCoversWorstCase(t *testing.T) {
 	withProcs(t, 4)
 	const owned = 4
-	w := claimAll(NewSecond(1), owned)
+	w := claimAll(second(1), owned)
 	reader := stripe.Of(0)
 	nowMs := int64(5_700) // second bucket of its interval
 	id := w.ID(nowMs)

@@ -28,11 +28,18 @@ type Gauge struct {
 }
 
 func newGauge() *Gauge {
-	g := &Gauge{shared: &alignedWords(wordsPerLine)[0]}
-	for i := range g.procs {
-		g.procs[i] = unsafe.Pointer(g.shared)
-	}
+	g := new(Gauge)
+	g.build(&alignedWords(wordsPerLine)[0])
 	return g
+}
+
+// build makes the zero gauge g one whose shared stripe is the line that
+// starts at shared.
+func (g *Gauge) build(shared *atomic.Uint64) {
+	g.shared = shared
+	for i := range g.procs {
+		g.procs[i] = unsafe.Pointer(shared)
+	}
 }
 
 // NewGauge returns a zero Gauge with a stripe for every processor below

@@ -3,7 +3,7 @@ package leaparray
 import "testing"
 
 func TestReadBucketExactOrMarked(t *testing.T) {
-	w := NewSecond(3)
+	w := second(3)
 	w.Add(100, 0, 4) // bucket 0
 	w.Add(120, 2, 7)
 	w.Add(600, 0, 1) // bucket 1
@@ -33,7 +33,7 @@ func TestReadBucketExactOrMarked(t *testing.T) {
 }
 
 func TestBorrowedAtID(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	if n, ok := w.BorrowedAtID(3); n != 0 || !ok {
 		t.Fatalf("no borrowing yet: %d %v", n, ok)
 	}

@@ -13,8 +13,7 @@ func TestStripesAreClaimedWhereWritten(t *testing.T) {
 	if !stripe.Linked {
 		t.Skip("no owned stripes without the linkname")
 	}
-	w := NewSecond(2)
-	g := w.NewGauge()
+	w, g := secondWithGauge(2)
 	const nowMs = 10_000
 	id := w.ID(nowMs)
 	if n := w.Stripes(); n != 0 {
@@ -72,7 +71,7 @@ func TestStripesAreClaimedWhereWritten(t *testing.T) {
 
 // Processors at or above maxOwned share the shared stripe and never claim.
 func TestHighProcessorsShare(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	id := w.ID(0)
 	for range 4 * sharedBusy {
 		w.cursor(id, stripe.Of(maxOwned)).Add(0, 1)

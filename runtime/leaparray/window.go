@@ -126,65 +126,89 @@ const maxConfigBuckets = 1 << 24
 
 // New builds a Window from cfg.
 func New(cfg Config) (*Window, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	l := cfg.layout()
+	w := new(Window)
+	w.build(cfg, l, alignedWords(l.words))
+	return w, nil
+}
+
+// check reports what makes cfg invalid, if anything.
+func (cfg Config) check() error {
 	switch {
 	case cfg.IntervalMs <= 0:
-		return nil, errors.New("leaparray: IntervalMs must be positive")
+		return errors.New("leaparray: IntervalMs must be positive")
 	case cfg.Buckets <= 0:
-		return nil, errors.New("leaparray: Buckets must be positive")
+		return errors.New("leaparray: Buckets must be positive")
 	case cfg.Buckets > maxConfigBuckets:
-		return nil, fmt.Errorf("leaparray: Buckets must be at most %d", maxConfigBuckets)
+		return fmt.Errorf("leaparray: Buckets must be at most %d", maxConfigBuckets)
 	case cfg.IntervalMs%int64(cfg.Buckets) != 0:
-		return nil, fmt.Errorf("leaparray: IntervalMs %d is not a multiple of Buckets %d", cfg.IntervalMs, cfg.Buckets)
+		return fmt.Errorf("leaparray: IntervalMs %d is not a multiple of Buckets %d", cfg.IntervalMs, cfg.Buckets)
 	case cfg.Counters <= 0 || cfg.Counters > 64:
-		return nil, errors.New("leaparray: Counters must be between 1 and 64")
+		return errors.New("leaparray: Counters must be between 1 and 64")
 	case cfg.Lookahead < 0:
-		return nil, errors.New("leaparray: Lookahead must not be negative")
+		return errors.New("leaparray: Lookahead must not be negative")
 	}
-	stride := (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine
-	ring := ringSize(cfg.Buckets)
-	// One allocation holds the shared stripe, then the bound's line, then
-	// the borrowed ring, in the bound line's spare words when it fits
-	// (borrowing is rare, so its writes seldom disturb the line): a
-	// resource has several windows, and large loads make many resources
-	// at once.
-	words, boundAt, borrowAt := stride*ring, 0, 0
+	return nil
+}
+
+// layout is where a window's words go in the one buffer that holds them.
+type layout struct {
+	stride, ring int // words per bucket of a stripe, buckets in the ring
+	// words is the buffer's length; boundAt and borrowAt are the first
+	// words of the bound's line and of the borrowed ring (0: none).
+	words, boundAt, borrowAt int
+	borrowRing               int // words in the borrowed ring
+}
+
+// layout places a window's words: the shared stripe, then the bound's
+// line, then the borrowed ring, in the bound line's spare words when it
+// fits (borrowing is rare, so its writes seldom disturb the line). One
+// buffer for all of them, because a resource has several windows and large
+// loads make many resources at once.
+func (cfg Config) layout() layout {
+	l := layout{stride: (cfg.Counters + wordsPerLine - 1) / wordsPerLine * wordsPerLine, ring: ringSize(cfg.Buckets)}
+	l.words = l.stride * l.ring
 	if cfg.Bounded && stripe.Linked {
-		boundAt, words = words, words+wordsPerLine
+		l.boundAt, l.words = l.words, l.words+wordsPerLine
 	}
-	borrowRing := 0
 	if cfg.Lookahead > 0 {
-		borrowRing = ringSize(cfg.Buckets + cfg.Lookahead)
-		if boundAt != 0 && borrowRing <= boundSpare {
-			borrowAt = boundAt + wordsPerLine - boundSpare
+		l.borrowRing = ringSize(cfg.Buckets + cfg.Lookahead)
+		if l.boundAt != 0 && l.borrowRing <= boundSpare {
+			l.borrowAt = l.boundAt + wordsPerLine - boundSpare
 		} else {
-			borrowAt, words = words, words+borrowRing
+			l.borrowAt, l.words = l.words, l.words+l.borrowRing
 		}
 	}
-	buf := alignedWords(words)
-	w := &Window{
-		intervalMs:  cfg.IntervalMs,
-		widthMs:     cfg.IntervalMs / int64(cfg.Buckets),
-		invWidth:    float64(cfg.Buckets) / float64(cfg.IntervalMs),
-		buckets:     int32(cfg.Buckets),
-		bucketMask:  uint32(ring - 1),
-		counters:    int32(cfg.Counters),
-		stripeBytes: uintptr(stride) * wordBytes,
-		shared:      unsafe.Pointer(&buf[0]),
-		lookahead:   int32(cfg.Lookahead),
-	}
+	return l
+}
+
+// build makes the zero window w the one cfg describes, laid out as l in
+// buf: l.words zeroed words starting on a cache line (see alignedWords).
+func (w *Window) build(cfg Config, l layout, buf []atomic.Uint64) {
+	w.intervalMs = cfg.IntervalMs
+	w.widthMs = cfg.IntervalMs / int64(cfg.Buckets)
+	w.invWidth = float64(cfg.Buckets) / float64(cfg.IntervalMs)
+	w.buckets = int32(cfg.Buckets)
+	w.bucketMask = uint32(l.ring - 1)
+	w.counters = int32(cfg.Counters)
+	w.stripeBytes = uintptr(l.stride) * wordBytes
+	w.shared = unsafe.Pointer(&buf[0])
+	w.lookahead = int32(cfg.Lookahead)
 	for i := range w.procs {
 		w.procs[i] = w.shared
 	}
 	w.xorLimit = 1 << countBits
-	if boundAt != 0 {
-		w.bound = (*bound)(unsafe.Pointer(&buf[boundAt])) // a line of words: bound's layout
+	if l.boundAt != 0 {
+		w.bound = (*bound)(unsafe.Pointer(&buf[l.boundAt])) // a line of words: bound's layout
 		w.xorLimit = boundStep
 	}
-	if borrowRing > 0 {
-		w.borrowed = &buf[borrowAt]
-		w.borrowMask = uint64(borrowRing - 1)
+	if l.borrowRing > 0 {
+		w.borrowed = &buf[l.borrowAt]
+		w.borrowMask = uint64(l.borrowRing - 1)
 	}
-	return w, nil
 }
 
 // ringSize is the smallest power of two holding n slots.
@@ -201,15 +225,31 @@ func ringSize(n int) int {
 // A request rounded up to whole lines comes back aligned from the Go
 // allocator (the size classes such requests fall in are multiples of a
 // line, in page-aligned spans), which spares padding; the fallback pads.
+// The words hold no pointers, so the garbage collector never scans them.
 func alignedWords(n int) []atomic.Uint64 {
-	const line = wordsPerLine * wordBytes
-	lines := (n + wordsPerLine - 1) / wordsPerLine * wordsPerLine
-	if buf := make([]atomic.Uint64, lines); uintptr(unsafe.Pointer(&buf[0]))%line == 0 {
-		return buf[:n:n]
+	if !padAlways {
+		if buf := make([]atomic.Uint64, lines(n)); onLine(&buf[0]) {
+			return buf[:n:n]
+		}
 	}
-	buf := make([]atomic.Uint64, n+wordsPerLine-1)
+	return alignIn(make([]atomic.Uint64, n+wordsPerLine-1), n)
+}
+
+// padAlways makes alignedWords take its fallback, for tests: the allocator
+// never returns an unaligned buffer to them otherwise.
+var padAlways = false
+
+// lines is n words rounded up to whole cache lines.
+func lines(n int) int { return (n + wordsPerLine - 1) / wordsPerLine * wordsPerLine }
+
+// onLine reports whether p starts a cache line.
+func onLine(p *atomic.Uint64) bool { return uintptr(unsafe.Pointer(p))%(wordsPerLine*wordBytes) == 0 }
+
+// alignIn returns the first n words of buf that start on a cache line; buf
+// must have n+wordsPerLine-1 words at least.
+func alignIn(buf []atomic.Uint64, n int) []atomic.Uint64 {
 	skip := 0
-	for uintptr(unsafe.Pointer(&buf[skip]))%line != 0 {
+	for !onLine(&buf[skip]) {
 		skip++
 	}
 	return buf[skip : skip+n : skip+n]
@@ -227,8 +267,11 @@ func MustNew(cfg Config) *Window {
 // NewSecond builds Sentinel's default second-level window: 1000 ms in 2
 // buckets of 500 ms, with one window of lookahead for borrowing, Bounded for
 // flow checks on counter 0.
-func NewSecond(counters int) *Window {
-	return MustNew(Config{IntervalMs: 1000, Buckets: 2, Counters: counters, Lookahead: 1, Bounded: true})
+func NewSecond(counters int) *Window { return MustNew(secondConfig(counters)) }
+
+// secondConfig is NewSecond's configuration.
+func secondConfig(counters int) Config {
+	return Config{IntervalMs: 1000, Buckets: 2, Counters: counters, Lookahead: 1, Bounded: true}
 }
 
 // IntervalMs is the span Count covers.

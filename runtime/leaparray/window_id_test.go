@@ -31,7 +31,7 @@ func TestWindowIDIsFloorDivision(t *testing.T) {
 // window, stops at each multiple of boundStep so that Add announces the
 // crossing: the cached bound then never overstates what fits.
 func TestTryAddLeavesCrossingsToAdd(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	p := stripe.Of(0)
 	if !stripe.Linked {
 		t.Skip("no owned stripes without pinning")

@@ -35,7 +35,7 @@ func TestCountSumsBucketsInsideInterval(t *testing.T) {
 }
 
 func TestBucketReuseResetsOldCounts(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	w.Add(100, 0, 5)
 	w.Add(1100, 0, 1) // same slot, next lap: the 5 must not survive
 	if got := w.Count(1100, 0); got != 1 {
@@ -47,7 +47,7 @@ func TestBucketReuseResetsOldCounts(t *testing.T) {
 }
 
 func TestStaleWriteIsDropped(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	w.Add(1100, 0, 1)
 	if w.Add(100, 0, 5) {
 		t.Fatal("write a full lap in the past was accepted")
@@ -73,7 +73,7 @@ func TestPreviousBucket(t *testing.T) {
 }
 
 func TestNegativeTimesMapToDistinctWindows(t *testing.T) {
-	w := NewSecond(1)
+	w := second(1)
 	w.Add(-1, 0, 1) // window [-500,0)
 	w.Add(0, 0, 2)  // window [0,500)
 	if got := w.BucketCount(-1, 0); got != 1 {
@@ -88,7 +88,7 @@ func TestNegativeTimesMapToDistinctWindows(t *testing.T) {
 }
 
 func TestBorrowing(t *testing.T) {
-	w := NewSecond(1) // 2 x 500 ms, lookahead 1
+	w := second(1) // 2 x 500 ms, lookahead 1
 	if w.Borrow(100, 1200, 1) {
 		t.Fatal("borrowed two windows ahead with lookahead 1")
 	}
@@ -244,7 +244,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 		trials = 100
 	}
 	for trial := range trials {
-		w := NewSecond(1)
+		w := second(1)
 		w.Add(100, 0, 1000) // the old window of slot 0
 		var ready, start atomic.Int32
 		var refused atomic.Int64
@@ -287,7 +287,7 @@ func testConcurrentReset(t *testing.T, add func(w *Window, nowMs int64) bool) {
 // share a stripe that only compare-and-swap writes.
 func TestMoreProcessorsThanStripes(t *testing.T) {
 	prev := runtime.GOMAXPROCS(1)
-	w := NewSecond(1)
+	w := second(1)
 	g := NewGauge()
 	// Stripes cover the CPUs too (see stripeCount): go well beyond them.
 	runtime.GOMAXPROCS(max(4, 2*runtime.NumCPU()))
@@ -324,7 +324,7 @@ func TestMoreProcessorsThanStripes(t *testing.T) {
 // the shared and the borrowed paths: it never carries into the tag, which
 // would hand the word to another window and lose the count.
 func TestCountsSaturate(t *testing.T) {
-	w := NewSecond(3)
+	w := second(3)
 	p := stripe.Pin()
 	c := w.AtPinned(100, p)
 	c.Add(1, MaxDelta-1)
