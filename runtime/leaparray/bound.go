@@ -123,7 +123,7 @@ func (w *Window) FitsPinned(id, delta, limit int64, pinned stripe.P) bool {
 		return w.CountWithBorrowedAt(id, 0)+delta <= limit
 	}
 	s := w.stripeOf(p)
-	if s == w.shared {
+	if s == nil {
 		// No stripe, so no cache: this processor has not claimed a
 		// stripe of the window (it writes the shared one).
 		return w.count(id, 0)+delta <= limit

@@ -38,7 +38,7 @@ func stripeAt(w *Window, id int64, p int) *atomic.Uint64 {
 // cacheValid says whether p's cached sum would be consulted for window id.
 func cacheValid(w *Window, id int64, p stripe.P) bool {
 	s := w.stripeOf(p.Index())
-	if s == w.shared {
+	if s == nil {
 		return false
 	}
 	return w.cacheWord(s, cacheID).Load() == uint64(id) && w.cacheWord(s, cacheVersion).Load() == w.bound.version.Load()

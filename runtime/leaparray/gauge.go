@@ -20,9 +20,9 @@ import (
 type Gauge struct {
 	// shared is written by atomic adds, on a line of its own.
 	shared *atomic.Uint64
-	// procs[i] is processor i's stripe (a line of its own), or shared
-	// until it has one; read and written atomically. hi is one more
-	// than the highest index with a stripe.
+	// procs[i] is processor i's stripe (a line of its own), or nil until
+	// it has one; read and written atomically. hi is one more than the
+	// highest index with a stripe.
 	procs [maxOwned]unsafe.Pointer
 	hi    atomic.Int32
 }
@@ -37,9 +37,6 @@ func newGauge() *Gauge {
 // starts at shared.
 func (g *Gauge) build(shared *atomic.Uint64) {
 	g.shared = shared
-	for i := range g.procs {
-		g.procs[i] = unsafe.Pointer(shared)
-	}
 }
 
 // NewGauge returns a zero Gauge with a stripe for every processor below
@@ -76,7 +73,7 @@ func (g *Gauge) Add(delta int64) { g.shared.Add(uint64(delta)) }
 // has none.
 func (g *Gauge) AddPinned(delta int64, p stripe.P) {
 	if i := p.Index(); uint(i) < maxOwned {
-		if c := g.cell(i); c != g.shared {
+		if c := g.cell(i); c != nil {
 			stripe.Store(c, c.Load()+uint64(delta))
 			return
 		}
@@ -84,13 +81,13 @@ func (g *Gauge) AddPinned(delta int64, p stripe.P) {
 	g.Add(delta)
 }
 
-// cell is processor i's stripe (i < maxOwned), or shared.
+// cell is processor i's stripe (i < maxOwned), or nil.
 func (g *Gauge) cell(i int) *atomic.Uint64 { return (*atomic.Uint64)(atomic.LoadPointer(&g.procs[i])) }
 
 // claim gives processor i a stripe. Only processor i, pinned, or the
 // goroutine making the gauge calls it, so the slot has one writer.
 func (g *Gauge) claim(i int) {
-	if g.cell(i) != g.shared {
+	if g.cell(i) != nil {
 		return
 	}
 	atomic.StorePointer(&g.procs[i], unsafe.Pointer(&alignedWords(wordsPerLine)[0]))
@@ -105,7 +102,7 @@ func (g *Gauge) claim(i int) {
 func (g *Gauge) Load() int64 {
 	sum := g.shared.Load()
 	for i, hi := 0, int(g.hi.Load()); i < hi && i < maxOwned; i++ {
-		if c := g.cell(i); c != g.shared {
+		if c := g.cell(i); c != nil {
 			sum += c.Load()
 		}
 	}

@@ -35,7 +35,7 @@ func (w *Window) TakePinned(id, delta, limit int64, pinned stripe.P) bool {
 		return w.takeSlow(id, delta, limit, pinned)
 	}
 	s := w.stripeOf(i)
-	if s == w.shared {
+	if s == nil {
 		return w.takeSlow(id, delta, limit, pinned)
 	}
 	word := wordIn(s, uintptr(w.slot(id))*w.stripeBytes)

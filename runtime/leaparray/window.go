@@ -76,7 +76,7 @@ type Window struct {
 	sharedUsed   atomic.Bool
 	everBorrowed atomic.Bool // lets reads skip the borrowed ring until someone borrows
 	// Owned stripes, see stripes.go: procs[i] is processor i's stripe, or
-	// shared until it claims one; read and written atomically.
+	// nil until it claims one; read and written atomically.
 	procs [maxOwned]unsafe.Pointer
 	// hi is one more than the highest processor index with a stripe, and
 	// claimed how many processors have one.
@@ -197,9 +197,6 @@ func (w *Window) build(cfg Config, l layout, buf []atomic.Uint64) {
 	w.stripeBytes = uintptr(l.stride) * wordBytes
 	w.shared = unsafe.Pointer(&buf[0])
 	w.lookahead = int32(cfg.Lookahead)
-	for i := range w.procs {
-		w.procs[i] = w.shared
-	}
 	w.xorLimit = 1 << countBits
 	if l.boundAt != 0 {
 		w.bound = (*bound)(unsafe.Pointer(&buf[l.boundAt])) // a line of words: bound's layout
@@ -457,14 +454,15 @@ func (w *Window) AtPinned(nowMs int64, p stripe.P) Cursor {
 
 func (w *Window) cursor(id int64, p stripe.P) Cursor {
 	// Kept small enough to inline: it is on the path of every write. A
-	// processor without a stripe of its own finds the shared one in its
-	// slot, and writes it until it claims one (see Cursor.addSlow).
-	i, first := p.Index(), w.shared
+	// processor without a stripe of its own (a nil slot) writes the shared
+	// one until it claims one (see Cursor.addSlow).
+	i := p.Index()
+	var first unsafe.Pointer
 	if uint(i) < maxOwned {
 		first = w.stripeOf(i)
 	}
-	if first == w.shared {
-		i = -2 - i
+	if first == nil {
+		first, i = w.shared, -2-i
 	}
 	return Cursor{w: w, id: id, ptr: unsafe.Add(first, uintptr(w.slot(id))*w.stripeBytes), proc: i}
 }
@@ -657,7 +655,7 @@ func (w *Window) count(cur int64, counter int) int64 {
 		sum = w.stripeCount(w.shared, cur, offC)
 	}
 	for i, hi := 0, int(w.hi.Load()); i < hi && i < maxOwned; i++ {
-		if s := w.stripeOf(i); s != w.shared {
+		if s := w.stripeOf(i); s != nil {
 			sum += w.stripeCount(s, cur, offC)
 		}
 	}
