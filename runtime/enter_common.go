@@ -48,17 +48,20 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	} else if f := rs.flow[0]; !w.TakePinned(id, 1, f.limit, p) {
 		return e.blockedCommon(w, p, id, f.blocked)
 	}
+	t, seq := exitTickets.take(p)
+	// Field by field, as in enterAny (from and params mean nothing with
+	// guard 0), and before the rest of the records: a caller of Entry,
+	// which returns the value, copies it at once in 16-byte loads, and
+	// those stall on 8-byte stores still waiting to be written (about 2 ns
+	// with the stores last, in bench's rotating harness).
+	e.res, e.rules, e.via = r, rs, nil
+	e.startNs, e.secondID, e.probes, e.ticket = nowNs, id, 0, t
+	e.acquire, e.failed, e.exited, e.guard = 1, false, false, 0
 	r.stats.inFlight.AddPinned(1, p)
 	if r.stats.perSecond.Load() != nil {
 		r.stats.enterPerSecond(p, nowNs/1e6, 1)
 	}
-	t, seq := exitTickets.take(p)
 	stripe.Unpin()
-	// Field by field, as in enterAny (from and params mean nothing with
-	// guard 0).
-	e.res, e.rules, e.via = r, rs, nil
-	e.startNs, e.secondID, e.probes, e.ticket = nowNs, id, 0, t
-	e.acquire, e.failed, e.exited, e.guard = 1, false, false, 0
 	if seq&(auditEvery-1) == 0 {
 		auditClock()
 	}
