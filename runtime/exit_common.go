@@ -3,11 +3,12 @@ package runtime
 import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 
 // Exit's common call, written apart from the rest for the reason Entry's
-// is (see enter_common.go): a call that did not go through guard, came
-// through no tracked entrance and has at most one circuit breaker, whose
-// bucket is a power-of-two multiple of the second-level window's (Sentinel's
-// default statIntervalMs is), is ended here, with few variables; any other
-// goes on to exitAny. Both record the same (TestCommonPathMatchesGeneralPath).
+// is (see enter_common.go): every call's end is timed and its exit ticket
+// ended here; then a call that did not go through guard, came through no
+// tracked entrance and has at most one circuit breaker, whose bucket is a
+// power-of-two multiple of the second-level window's (Sentinel's default
+// statIntervalMs is), is recorded here too, with few variables, and any
+// other by exitAny. Both record the same (TestCommonPathMatchesGeneralPath).
 
 // Exit ends the call: it records the response time (at the Clock's
 // precision, milliseconds with the default clock), success and error counts,
@@ -18,24 +19,20 @@ func (e *Entry) Exit() {
 		return
 	}
 	e.exited = true
-	degrade := e.rules.degrade
-	if e.guard != 0 || e.via != nil || len(degrade) > 1 || len(degrade) == 1 && degrade[0].secondShift < 0 {
-		e.exitAny()
-		return
-	}
 	nowNs, ok := nowCached()
 	if !ok {
 		nowNs = nowNanos()
 	}
 	nowMs := nowNs / 1e6
+	// A reading just after the default clock wakes can be a fraction of a
+	// millisecond ahead of the cached readings that follow it.
 	rtMs, id := int64(0), e.secondID
 	if nowNs != e.startNs {
 		rtMs = max(nowMs-e.startNs/1e6, 0)
 		id = e.res.stats.second.ID(nowMs)
 	}
-	stats, acquire := e.res.stats, int64(e.acquire)
 	p := stripe.Pin()
-	var ended bool
+	var ended bool // by this Exit: false when a copy of e ended the call
 	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
 		ended = exitTickets.endOwn(s, e.ticket)
 	} else {
@@ -45,6 +42,12 @@ func (e *Entry) Exit() {
 		stripe.Unpin() // a copy of e has ended the call
 		return
 	}
+	degrade := e.rules.degrade
+	if e.guard != 0 || e.via != nil || len(degrade) > 1 || len(degrade) == 1 && degrade[0].secondShift < 0 {
+		e.exitAny(p, id, nowMs, rtMs)
+		return
+	}
+	stats, acquire := e.res.stats, int64(e.acquire)
 	// stats.exit, written here (a call of its own costs more than its
 	// body's common case).
 	stats.inFlight.AddPinned(-1, p)

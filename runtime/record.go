@@ -36,33 +36,11 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	return blocked
 }
 
-// exitAny is Exit for every call (see exit_common.go for the common one,
-// which Exit handles itself); e.exited is already set.
-func (e *Entry) exitAny() {
-	nowNs, ok := nowCached()
-	if !ok {
-		nowNs = nowNanos()
-	}
-	nowMs := nowNs / 1e6
-	// A reading just after the default clock wakes can be a fraction of a
-	// millisecond ahead of the cached readings that follow it.
-	rtMs, id := int64(0), e.secondID
-	if nowNs != e.startNs {
-		rtMs = max(nowMs-e.startNs/1e6, 0)
-		id = e.res.stats.second.ID(nowMs)
-	}
+// exitAny records the end of any call that is not Exit's common one (see
+// exit_common.go): Exit has timed it and ended its ticket, and is pinned to
+// p; exitAny unpins.
+func (e *Entry) exitAny(p stripe.P, id, nowMs, rtMs int64) {
 	acquire, stats := int64(e.acquire), e.res.stats
-	p := stripe.Pin()
-	var ended bool // by this Exit: false when a copy of e ended the call
-	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
-		ended = exitTickets.endOwn(s, e.ticket)
-	} else {
-		ended = exitTickets.endElsewhere(e.ticket)
-	}
-	if !ended {
-		stripe.Unpin() // a copy of e has ended the call
-		return
-	}
 	stats.exit(p, id, rtMs, acquire, e.failed)
 	if e.via != nil {
 		e.via.exit(p, id, rtMs, acquire, e.failed)
