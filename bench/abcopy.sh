@@ -32,13 +32,18 @@ for rev in "$@"; do
 	if grep -q '^type Rules struct' "$dir"/runtime/*.go; then
 		load='copied.LoadRules(copied.Rules{Flow: flow, Degrade: degrade})'
 	fi
-	# Commits with Resource.EntryTo (what generated wrappers call) also get
-	# a "-to" variant, as this tree's runtime has.
+	# Commits with Resource.EntryTo also get a "-to" variant, and those with
+	# Entry.InPlace (what generated wrappers call since) an "-inplace" one,
+	# as this tree's runtime has.
+	inplace=''
+	if grep -q '^func (e \*Entry) InPlace(' "$dir"/runtime/*.go; then
+		inplace='variants = append(variants, variant{name: "@NAME@-inplace", pass: func(i int) func(int) { r := res["pass"][i]; return func(n int) { ctx := context.Background(); var e copied.Entry; for range n { if be := r.EntryTo(e.InPlace(), ctx); be != nil { panic(be) }; e.Exit() } } }})'
+	fi
 	to=''
 	if grep -q '^func (r \*Resource) EntryTo(' "$dir"/runtime/*.go; then
 		to='variants = append(variants, variant{name: "@NAME@-to", pass: func(i int) func(int) { r := res["pass"][i]; return func(n int) { ctx := context.Background(); var e copied.Entry; for range n { if be := r.EntryTo(\&e, ctx); be != nil { panic(be) }; e.Exit() } } }})'
 	fi
-	sed -e "s#@TO@#$to#" -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" -e "s#@LOAD@#$load#" abcopy.tmpl >"abcopy_v${n}_test.go"
+	sed -e "s#@TO@#$to#" -e "s#@INPLACE@#$inplace#" -e "s#@PKG@#$mod/bench/$dir/runtime#" -e "s#@NAME@#$name#" -e "s#@LOAD@#$load#" abcopy.tmpl >"abcopy_v${n}_test.go"
 	gofmt -w "abcopy_v${n}_test.go"
 	echo "v$n: $rev ($name)" >&2
 done

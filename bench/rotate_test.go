@@ -39,7 +39,7 @@ type variant struct {
 
 // variants lists what the harness rotates through, the floor first; the
 // abcopy build appends the copies from its generated files' init.
-var variants = []variant{floorVariant(), sentinelgenVariant(), sentinelgenToVariant()}
+var variants = []variant{floorVariant(), sentinelgenVariant(), sentinelgenToVariant(), sentinelgenInPlaceVariant()}
 
 // padding keeps the placement allocations alive, so the next allocation
 // really lands elsewhere.
@@ -125,6 +125,30 @@ func sentinelgenToVariant() variant {
 			var e runtime.Entry
 			for range n {
 				if be := r.EntryTo(&e, ctx); be != nil {
+					panic(be)
+				}
+				e.Exit()
+			}
+		}
+	}}
+}
+
+// sentinelgenInPlaceVariant is this tree's runtime called as generated
+// wrappers call it: EntryTo into an Entry marked InPlace, which takes no
+// exit ticket; it shares sentinelgenVariant's rules.
+func sentinelgenInPlaceVariant() variant {
+	var res []*runtime.Resource
+	for i := range placements {
+		pad(i + 2)
+		res = append(res, runtime.NewResource(rotateName("pass", i)))
+	}
+	return variant{name: "sentinelgen-inplace", pass: func(i int) func(int) {
+		r := res[i]
+		return func(n int) {
+			ctx := context.Background()
+			var e runtime.Entry
+			for range n {
+				if be := r.EntryTo(e.InPlace(), ctx); be != nil {
 					panic(be)
 				}
 				e.Exit()

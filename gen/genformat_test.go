@@ -20,6 +20,7 @@ import (
 var outputDigests = map[int]string{
 	1: "827cbb47fbd5c43274f840b60be623bfc6c9cbde633a62b6fa4f4051e28ff24f",
 	2: "fae91187e3893e5ddd109c662155df425a1185470393cd169c42fc4839b0d169",
+	3: "a0284253b7de32a6cde9dfe2cb6cf700fad5eb3d31de3c6e838dd6b8002fd4fd",
 }
 
 // outputDigest hashes every generated file the repository holds (the

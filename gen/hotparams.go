@@ -50,9 +50,9 @@ func hasKeys(r *annotate.Resource) bool {
 //	var blockErr *runtime.BlockError
 //	if res.HasParamRules() {
 //		args := [2]runtime.ParamArg{runtime.StringArg(sku), runtime.IntArg(int64(qty))}
-//		blockErr = res.EntryArgsTo(&e, ctx, args[:])
+//		blockErr = res.EntryArgsTo(e.InPlace(), ctx, args[:])
 //	} else {
-//		blockErr = res.EntryTo(&e, ctx)
+//		blockErr = res.EntryTo(e.InPlace(), ctx)
 //	}
 //
 // Keys are built only while a param rule names the resource, so a resource
@@ -82,11 +82,11 @@ func (b *guardedBody) enterWithArgs(entry, blockErr string, ctx jen.Code) []jen.
 	}
 	withArgs = append(withArgs, nilChecks...)
 	withArgs = append(withArgs,
-		jen.Id(blockErr).Op("=").Id(res).Dot("EntryArgsTo").Call(jen.Op("&").Id(entry), ctx, jen.Id(args).Index(jen.Empty(), jen.Empty())))
+		jen.Id(blockErr).Op("=").Id(res).Dot("EntryArgsTo").Call(jen.Id(entry).Dot("InPlace").Call(), ctx, jen.Id(args).Index(jen.Empty(), jen.Empty())))
 	return []jen.Code{
 		jen.Var().Id(blockErr).Op("*").Qual(runtimePath, "BlockError"),
 		jen.If(jen.Id(res).Dot("HasParamRules").Call()).Block(withArgs...).Else().Block(
-			jen.Id(blockErr).Op("=").Id(res).Dot("EntryTo").Call(jen.Op("&").Id(entry), ctx),
+			jen.Id(blockErr).Op("=").Id(res).Dot("EntryTo").Call(jen.Id(entry).Dot("InPlace").Call(), ctx),
 		),
 	}
 }

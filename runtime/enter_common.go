@@ -48,7 +48,17 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	} else if f := rs.flow[0]; !w.TakePinned(id, 1, f.limit, p) {
 		return e.blockedCommon(w, p, id, f.blocked)
 	}
-	t, seq := exitTickets.take(p)
+	// An Entry entered in place takes no exit ticket (see Entry.InPlace);
+	// the audit of the clock is then timed by the processor's recordings.
+	var t ticket
+	var audit bool
+	if e.inPlace {
+		audit = clockAudits.due(p)
+	} else {
+		var seq uint64
+		t, seq = exitTickets.take(p)
+		audit = seq&(auditEvery-1) == 0
+	}
 	// Field by field, as in enterAny (from and params mean nothing with
 	// guard 0), and before the rest of the records: a caller of Entry,
 	// which returns the value, copies it at once in 16-byte loads, and
@@ -56,13 +66,13 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	// with the stores last, in bench's rotating harness).
 	e.res, e.rules, e.via = r, rs, nil
 	e.startNs, e.secondID, e.probes, e.ticket = nowNs, id, 0, t
-	e.acquire, e.failed, e.exited, e.guard = 1, false, false, 0
+	e.acquire, e.failed, e.exited, e.guard, e.inPlace = 1, false, false, 0, false
 	r.stats.inFlight.AddPinned(1, p)
 	if r.stats.perSecond.Load() != nil {
 		r.stats.enterPerSecond(p, nowNs/1e6, 1)
 	}
 	stripe.Unpin()
-	if seq&(auditEvery-1) == 0 {
+	if audit {
 		auditClock()
 	}
 	return nil

@@ -32,11 +32,14 @@ func (e *Entry) Exit() {
 		id = e.res.stats.second.ID(nowMs)
 	}
 	p := stripe.Pin()
-	var ended bool // by this Exit: false when a copy of e ended the call
-	if s := exitTickets.ownSlot(e.ticket, p); s != nil {
-		ended = exitTickets.endOwn(s, e.ticket)
+	ended := true // by this Exit: false when a copy of e ended the call
+	if t := e.ticket; t == 0 {
+		// No ticket: entered in place (see Entry.InPlace), or every slot
+		// was held; e.exited alone guards the call.
+	} else if s := exitTickets.ownSlot(t, p); s != nil {
+		ended = exitTickets.endOwn(s, t)
 	} else {
-		ended = exitTickets.endElsewhere(e.ticket)
+		ended = exitTickets.endElsewhere(t)
 	}
 	if !ended {
 		stripe.Unpin() // a copy of e has ended the call
