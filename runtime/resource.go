@@ -155,12 +155,15 @@ func (e *Entry) origin() *node {
 }
 
 // clear makes e the zero Entry for a call blocked before guard wrote into
-// it. An Entry with no resource and no InPlace mark is already the zero
-// Entry (only an admitted call sets res, and every block clears the whole
-// value), so the common block, into a fresh Entry, stores nothing.
+// it. An Entry with no resource is the zero Entry but for InPlace's mark
+// (only an admitted call sets res, and every block clears the whole
+// value), so the common block, into a fresh Entry, stores one byte at
+// most.
 func (e *Entry) clear() {
-	if e.res != nil || e.inPlace {
+	if e.res != nil {
 		*e = Entry{}
+	} else {
+		e.inPlace = false
 	}
 }
 
