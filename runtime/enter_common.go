@@ -18,7 +18,7 @@ import (
 // the pass in one step (leaparray's TakePinned), take an exit ticket and fill
 // in the Entry. Inside enterAny, which handles every call, the same work paid
 // for the general function's frame: its many variables, saved on entry and
-// around its calls, cost about a tenth of a pass, measured in bench's
+// around its calls, cost about 4 ns of a 47 ns pass, measured in bench's
 // rotating harness. So enter decides first whether the call is the common
 // one and, if so, does that work itself, with few variables; any other call
 // goes on to enterAny, one call more than before. Both record the same

@@ -116,7 +116,9 @@ func (n *node) exit(p stripe.P, id, rtMs, acquire int64, failed bool) {
 	if !c.TryAdd(evSuccess, acquire) {
 		c.Add(evSuccess, acquire)
 	}
-	n.exitRT(c, rtMs, acquire, failed)
+	if rtMs > 0 || failed {
+		n.exitRT(c, rtMs, acquire, failed)
+	}
 }
 
 // exitRT records a call's response time and failure through c, exit's
