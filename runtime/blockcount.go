@@ -13,11 +13,13 @@ import (
 // flow or param-flow rule unchanged at the same index keeps its error, and
 // so the count; otherwise the rule's new error counts from zero, and
 // readers that track errors by pointer never count a block twice. It costs
-// one atomic add on the block path (two for a param-flow block). A
-// param-flow rule's error, as BlockErrors lists it, counts the rule's
-// blocks over all its values; the per-value errors returned to callers
-// count their value's.
-func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) }
+// the block path one atomic add (two for a param-flow block) or, once the
+// resource is blocked on several processors at a time, a plain store on the
+// processor's own cache line (see blocktally.go); reading it then sums up
+// to 16 counts. A param-flow rule's error, as BlockErrors lists it, counts
+// the rule's blocks over all its values; the per-value errors returned to
+// callers count their value's.
+func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) + e.tallied() }
 
 // BlockErrors appends to buf the block errors of the rules in force for the
 // resource and returns the extended slice: with Blocked, what blocked the

@@ -8,12 +8,27 @@ import (
 	"unsafe"
 )
 
-// TestBlockErrorStaysAt64Bytes checks that the block counter fits the
-// padding of BlockError: a resource with a flow rule and a breaker holds
-// two errors, and the memory budget counts on 64 bytes each.
-func TestBlockErrorStaysAt64Bytes(t *testing.T) {
-	if size := unsafe.Sizeof(BlockError{}); strconv.IntSize == 64 && size != 64 {
-		t.Errorf("BlockError is %d bytes, want 64", size)
+// TestBlockErrorFitsItsHolders checks that the allocations holding block
+// errors stay in the allocator's size classes the memory budget was
+// measured with: a flow check or a circuit breaker with its error in 288
+// bytes (newFlowCheck and newBreaker allocate each pair as one), a refused
+// hot value's error with its base in 80.
+func TestBlockErrorFitsItsHolders(t *testing.T) {
+	if strconv.IntSize != 64 {
+		t.Skip("the classes are those of 64-bit platforms")
+	}
+	be := unsafe.Sizeof(BlockError{})
+	for _, h := range []struct {
+		what        string
+		size, class uintptr
+	}{
+		{"flow check and error", unsafe.Sizeof(flowCheck{}) + be, 288},
+		{"breaker and error", unsafe.Sizeof(breaker{}) + be, 288},
+		{"refused value's error", unsafe.Sizeof(valueBlock{}), 80},
+	} {
+		if h.size > h.class {
+			t.Errorf("%s: %d bytes, beyond the %d-byte size class", h.what, h.size, h.class)
+		}
 	}
 }
 

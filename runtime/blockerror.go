@@ -55,13 +55,14 @@ type BlockError struct {
 	typ BlockType
 	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
 	// name is the part of msg before it (see newBlockError). Offsets rather
-	// than strings of their own keep the error at 64 bytes: a resource with
-	// a flow rule and a breaker holds two. In a lazy error (src not nil)
+	// than strings of their own keep the error at 72 bytes, which a flow
+	// check or a breaker holds within the 288-byte allocation it takes
+	// anyway (see TestBlockErrorFitsItsHolders). In a lazy error (src not nil)
 	// ruleAt is the rule's index instead, and the offsets are in text.
 	ruleAt, ruleEnd int32
 	// blocked counts the calls this error was returned for, for metrics
-	// read off the request path (see Blocked). 32 bits fill the padding
-	// after ruleEnd, so the error stays at 64 bytes; a plain word with
+	// read off the request path (see Blocked), but for those its tally
+	// counted. 32 bits fill the padding after ruleEnd; a plain word with
 	// atomic adds rather than an atomic.Uint32, so copying an error (as
 	// per-value param-flow errors do) stays legal.
 	blocked uint32
@@ -80,6 +81,11 @@ type BlockError struct {
 	// functions rather than an atomic.Pointer, so that copying an error
 	// stays legal (see blocked).
 	src, text unsafe.Pointer
+	// tally, when not nil, is the *blockTally of per-processor counts
+	// that Blocked adds to blocked, made when the error is first returned
+	// for a resource blocked on several processors (see blocktally.go); a
+	// copy of the error shares it. A plain pointer, as text is.
+	tally unsafe.Pointer
 }
 
 // blockSource is a rule that can describe itself for a block message.

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
@@ -94,8 +93,11 @@ func (e *Entry) blockedCommon(w *leaparray.Window, p stripe.P, id int64, blocked
 		c.Add(evBlock, 1)
 	}
 	audit := clockAudits.due(p)
+	counted := blocked.countPinned(p, 1)
 	stripe.Unpin()
-	atomic.AddUint32(&blocked.blocked, 1) // read by BlockError.Blocked
+	if !counted {
+		blocked.countShared(1, w.Stripes() > 1)
+	}
 	if audit {
 		auditClock()
 	}

@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"sync/atomic"
-
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
@@ -28,8 +26,11 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 		via.second.AtID(id, p).Add(evBlock, acquire)
 	}
 	audit := clockAudits.due(p)
+	counted := blocked.countPinned(p, uint32(acquire))
 	stripe.Unpin()
-	atomic.AddUint32(&blocked.blocked, uint32(acquire)) // read by BlockError.Blocked
+	if !counted {
+		blocked.countShared(uint32(acquire), r.stats.second.Stripes() > 1)
+	}
 	if audit {
 		auditClock()
 	}
