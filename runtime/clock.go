@@ -69,8 +69,14 @@ func CurrentClock() Clock { return activeClock.Load().c }
 // time, two dependent loads and a compare. It is too big to inline (its slow
 // path is a call); the pass path reads through nowCached first.
 func nowNanos() int64 {
-	if c := activeCoarse.Load(); c.state.Load() == tickerRead {
+	c := activeCoarse.Load()
+	if c.state.Load() == tickerRead {
 		return c.cached.Load()
+	}
+	if c != notCoarse {
+		// The default clock, its cache not in use: straight to wake, for
+		// a clock whose ticker is starved takes this path on every read.
+		return c.wake()
 	}
 	return activeClock.Load().read()
 }
@@ -134,8 +140,11 @@ type coarseClock struct {
 	base  time.Time
 	tick  time.Duration
 	idle  time.Duration
-	// source is the real monotonic reading; tests replace it (with
-	// noTicker) to starve the ticker deterministically.
+	// phase is added to the time since base (see newCoarseClock).
+	phase int64
+	// source, when not nil, replaces the real monotonic reading: tests set
+	// it (with noTicker) to starve the ticker deterministically. Nil
+	// spares real readings a call through a func value.
 	source   func() int64
 	noTicker bool
 }
@@ -158,12 +167,17 @@ const (
 func newCoarseClock(tick, idle time.Duration) *coarseClock {
 	c := &coarseClock{base: time.Now(), tick: tick, idle: idle}
 	// Offset by the wall clock's sub-second part at start, so windows begin on wall-clock seconds (metric lines, the dashboard).
-	phase := int64(c.base.Nanosecond())
-	c.source = func() int64 { return int64(time.Since(c.base)) + phase }
+	c.phase = int64(c.base.Nanosecond())
 	return c
 }
 
-func (c *coarseClock) real() int64 { return c.source() }
+// real is the real monotonic reading.
+func (c *coarseClock) real() int64 {
+	if c.source != nil {
+		return c.source()
+	}
+	return int64(time.Since(c.base)) + c.phase
+}
 
 // Nanotime returns the cached reading while the ticker runs on time.
 func (c *coarseClock) Nanotime() int64 {
