@@ -71,12 +71,20 @@ func (e *BlockError) countPinned(p stripe.P, n uint32) bool {
 // countShared adds n to the calls e was returned for with an atomic add;
 // striped reports that the blocked resource's window has stripes on more
 // than one processor, and then e gets a tally for its next blocks. Call it
-// unpinned: making the tally allocates.
+// unpinned: making the tally allocates. It inlines (makeTally is the rare
+// part), sparing the block path a call.
 func (e *BlockError) countShared(n uint32, striped bool) {
 	atomic.AddUint32(&e.blocked, n)
 	if striped && atomic.LoadPointer(&e.tally) == nil {
-		atomic.CompareAndSwapPointer(&e.tally, nil, unsafe.Pointer(newBlockTally()))
+		e.makeTally()
 	}
+}
+
+// makeTally gives e a tally, unless another caller just did.
+//
+//go:noinline
+func (e *BlockError) makeTally() {
+	atomic.CompareAndSwapPointer(&e.tally, nil, unsafe.Pointer(newBlockTally()))
 }
 
 // tallied is the sum of e's tally, modulo 2³² as Blocked is.
