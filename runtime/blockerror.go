@@ -52,6 +52,13 @@ func (t BlockType) String() string {
 // Error, Rule or Resource reads it (then kept), so that a load of many rules
 // formats none.
 type BlockError struct {
+	// tally, when not nil, is the *blockTally of per-processor counts
+	// that Blocked adds to blocked, made when the error is first returned
+	// for a resource blocked on several processors (see blocktally.go); a
+	// copy of the error shares it. A plain pointer, as text is. It
+	// comes first, so that it shares a cache line with blocked in the
+	// holders (see TestBlockErrorFitsItsHolders).
+	tally unsafe.Pointer
 	typ BlockType
 	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
 	// name is the part of msg before it (see newBlockError). Offsets rather
@@ -81,11 +88,6 @@ type BlockError struct {
 	// functions rather than an atomic.Pointer, so that copying an error
 	// stays legal (see blocked).
 	src, text unsafe.Pointer
-	// tally, when not nil, is the *blockTally of per-processor counts
-	// that Blocked adds to blocked, made when the error is first returned
-	// for a resource blocked on several processors (see blocktally.go); a
-	// copy of the error shares it. A plain pointer, as text is.
-	tally unsafe.Pointer
 }
 
 // blockSource is a rule that can describe itself for a block message.

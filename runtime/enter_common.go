@@ -96,7 +96,7 @@ func (e *Entry) blockedCommon(w *leaparray.Window, p stripe.P, id int64, blocked
 	counted := blocked.countPinned(p, 1)
 	stripe.Unpin()
 	if !counted {
-		blocked.countShared(1, w.Stripes() > 1)
+		blocked.countShared(1, w)
 	}
 	if audit {
 		auditClock()

@@ -29,7 +29,7 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	counted := blocked.countPinned(p, uint32(acquire))
 	stripe.Unpin()
 	if !counted {
-		blocked.countShared(uint32(acquire), r.stats.second.Stripes() > 1)
+		blocked.countShared(uint32(acquire), r.stats.second)
 	}
 	if audit {
 		auditClock()
