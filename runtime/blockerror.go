@@ -59,7 +59,7 @@ type BlockError struct {
 	// comes first, so that it shares a cache line with blocked in the
 	// holders (see TestBlockErrorFitsItsHolders).
 	tally unsafe.Pointer
-	typ BlockType
+	typ   BlockType
 	// ruleAt and ruleEnd delimit the rule's text in msg; the resource's
 	// name is the part of msg before it (see newBlockError). Offsets rather
 	// than strings of their own keep the error at 72 bytes, which a flow

@@ -69,26 +69,18 @@ func (e *BlockError) countPinned(p stripe.P, n uint32) bool {
 	return true
 }
 
-// countShared adds n to the calls e was returned for with an atomic add.
-// When that add takes the count across a multiple of tallyCheckEvery and
-// w, the blocked resource's second-level window, has stripes on more than
-// one processor, e gets a tally for its next blocks: checking w on every
-// block cost the block path about 1 ns in bench's rotating harness, and a
-// contended error reaches the next multiple within a few dozen blocks.
-// Call it unpinned: making the tally allocates. It inlines (checkTally is
-// the rare part), sparing the block path a call.
-func (e *BlockError) countShared(n uint32, w *leaparray.Window) {
-	if atomic.AddUint32(&e.blocked, n)%tallyCheckEvery < n {
-		e.checkTally(w)
-	}
-}
+// countShared adds n to the calls e was returned for with an atomic add,
+// the count of errors without a tally (and of processors without a cell).
+// Call it unpinned.
+func (e *BlockError) countShared(n uint32) { atomic.AddUint32(&e.blocked, n) }
 
-// tallyCheckEvery is how many blocks counted with the atomic add pass
-// between two looks at the window's stripes (see countShared).
-const tallyCheckEvery = 64
-
-// checkTally gives e a tally when w has stripes on more than one processor,
-// unless e has one.
+// checkTally gives e a tally when w, the blocked resource's second-level
+// window, has stripes on more than one processor, unless e has one. The
+// block paths call it with their clock audit, once every auditEvery
+// recordings on the processor: looking at w on every block, the atomic
+// add's result then on the path, cost the block path about 1 ns in bench's
+// rotating harness, and a contended error still gets its tally within a
+// few dozen blocks. Call it unpinned: making the tally allocates.
 //
 //go:noinline
 func (e *BlockError) checkTally(w *leaparray.Window) {

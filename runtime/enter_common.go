@@ -96,9 +96,10 @@ func (e *Entry) blockedCommon(w *leaparray.Window, p stripe.P, id int64, blocked
 	counted := blocked.countPinned(p, 1)
 	stripe.Unpin()
 	if !counted {
-		blocked.countShared(1, w)
+		blocked.countShared(1)
 	}
 	if audit {
+		blocked.checkTally(w)
 		auditClock()
 	}
 	return blocked

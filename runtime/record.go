@@ -29,9 +29,10 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	counted := blocked.countPinned(p, uint32(acquire))
 	stripe.Unpin()
 	if !counted {
-		blocked.countShared(uint32(acquire), r.stats.second)
+		blocked.countShared(uint32(acquire))
 	}
 	if audit {
+		blocked.checkTally(r.stats.second)
 		auditClock()
 	}
 	return blocked
