@@ -42,7 +42,9 @@ func (g *guard) resource(fullMethod string) *runtime.Resource {
 }
 
 // enter prepares the call's context (origin and entrance, inbound only) and
-// asks the resource to admit the call into *e.
+// asks the resource to admit the call into *e, in place (no exit ticket):
+// every caller's Entry is a variable or a stream's field, never copied
+// before its Exit.
 func (g *guard) enter(ctx context.Context, res *runtime.Resource, e *runtime.Entry, fullMethod string, req any) (context.Context, error) {
 	if g.traffic == runtime.TrafficInbound {
 		if g.cfg.origin != nil {
@@ -56,9 +58,9 @@ func (g *guard) enter(ctx context.Context, res *runtime.Resource, e *runtime.Ent
 	}
 	var be *runtime.BlockError
 	if g.cfg.params != nil && req != nil && res.HasParamRules() {
-		be = res.EntryArgsTo(e, ctx, g.cfg.params(ctx, fullMethod, req))
+		be = res.EntryArgsTo(e.InPlace(), ctx, g.cfg.params(ctx, fullMethod, req))
 	} else {
-		be = res.EntryTo(e, ctx)
+		be = res.EntryTo(e.InPlace(), ctx)
 	}
 	if be != nil {
 		return ctx, g.cfg.blockErr(be)

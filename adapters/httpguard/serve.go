@@ -29,6 +29,8 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rulewatch.ChainNamed(name) {
 		ctx, derived = runtime.WithEntrance(ctx, name), true
 	}
+	// c.e is entered in place (no exit ticket): the pooled call holds it
+	// until its Exit and is never copied.
 	c := getCall()
 	var blocked *runtime.BlockError
 	if n := len(rt.cfg.params); n != 0 && res.HasParamRules() {
@@ -39,9 +41,9 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for _, p := range rt.cfg.params {
 			args = append(args, p.arg(r, rt.path))
 		}
-		blocked = res.EntryArgsTo(&c.e, ctx, args)
+		blocked = res.EntryArgsTo(c.e.InPlace(), ctx, args)
 	} else {
-		blocked = res.EntryTo(&c.e, ctx)
+		blocked = res.EntryTo(c.e.InPlace(), ctx)
 	}
 	if blocked != nil {
 		c.release()
