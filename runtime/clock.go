@@ -124,15 +124,34 @@ var systemClock = newCoarseClock(time.Millisecond, time.Second)
 // keeps it waiting, tens of milliseconds to seconds, and calls at a QPS limit
 // would be judged in a window already over. Two safeguards bound that (see
 // clock_audit.go): the runtime compares the cache with a real reading once
-// every auditEvery recordings on each processor, and the ticker checks how
-// late it woke. Either finding the cache more than lateLimit ticks behind
-// turns the clock to tickerLagging, in which every read is a real one, until
-// the ticker has woken on time for recoverTicks ticks in a row. So a call
-// sees a time at most lateLimit ticks old, except for at most auditEvery
-// calls per processor when the ticker first falls behind.
+// every auditEvery recordings on each processor, moving the cache to it, and
+// the ticker checks how late it woke. An audit finding the cache more than
+// lateLimit ticks behind, or a late tick finding that no audit has refreshed
+// the cache within the last tick either, turns the clock to tickerLagging,
+// in which every read is a real one, until recoverTicks ticks in a row have
+// come on time or found the cache refreshed by an audit within a tick (more
+// after relapses, see tickerTicks.need). So a call sees a time at most
+// lateLimit ticks old, except for at most auditEvery calls per processor
+// each time the cache falls behind, which after the first time happens at
+// most once per recoverTicks·2ⁿ ticks on the n-th relapse.
+//
+// Why audits count as on time: when every processor is busy with guarded
+// calls (a saturated server, a parallel benchmark), the ticker runs only when
+// the scheduler preempts a caller, about every 10 ms, and always wakes late;
+// but the callers' audits, every auditEvery calls per processor, keep the
+// cache within microseconds of real time. Judged by the ticker's punctuality
+// alone, such a clock was lagging for as long as the load lasted, and every
+// call paid two real readings (about 35 ns each on common VMs) where the
+// cache served as well. When the calls thin out the audits stop, and the
+// next late tick or audit finds the cache stale.
 type coarseClock struct {
 	cached atomic.Int64
-	_      [56]byte // keep readers of cached off the line the ticker's state flips on
+	// audited is the latest real reading an audit or the ticker took (but
+	// not a read of tickerLagging): how fresh the cache would be with the
+	// ticker late and no read real (see onTick). It shares cached's line:
+	// the audits that write one write the other.
+	audited atomic.Int64
+	_       [48]byte // keep readers of cached off the line the ticker's state flips on
 	// state is tickerStopped, tickerRead (running, read since the last idle
 	// check), tickerIdle (running, no read since the last idle check) or
 	// tickerLagging (running late: every read is a real one).
@@ -158,10 +177,12 @@ const (
 
 // lateLimit is how many ticks the cache may trail real time before reads
 // turn real; recoverTicks is how many on-time ticks in a row turn them back
-// to the cache.
+// to the cache, the first time; maxRecoverTicks caps how many they take
+// after relapses (see tickerTicks.need).
 const (
-	lateLimit    = 4
-	recoverTicks = 10
+	lateLimit       = 4
+	recoverTicks    = 10
+	maxRecoverTicks = 1024
 )
 
 func newCoarseClock(tick, idle time.Duration) *coarseClock {
@@ -228,14 +249,27 @@ func (c *coarseClock) wake() int64 {
 // tickerLagging when the cache trails by more than lateLimit ticks; the
 // runtime calls it every auditEvery recordings per processor.
 func (c *coarseClock) audit() {
-	if c.state.Load() != tickerRead {
-		return // stopped or idle: the next read is real; lagging: all are
+	switch c.state.Load() {
+	case tickerRead:
+		now := c.real()
+		if now-c.cached.Load() > lateLimit*int64(c.tick) {
+			c.state.CompareAndSwap(tickerRead, tickerLagging)
+		}
+		c.advance(now)
+		advanceTo(&c.audited, now)
+	case tickerLagging:
+		// Every read is real, so the cache needs no audit; the reading
+		// tells the ticker that audits come often enough to keep the
+		// cache fresh without them (see onTick).
+		advanceTo(&c.audited, c.real())
 	}
-	now := c.real()
-	if now-c.cached.Load() > lateLimit*int64(c.tick) {
-		c.state.CompareAndSwap(tickerRead, tickerLagging)
+	// Stopped or idle: the next read is real.
+}
+
+// advanceTo moves w forward to now, unless it is already further.
+func advanceTo(w *atomic.Int64, now int64) {
+	for old := w.Load(); now > old && !w.CompareAndSwap(old, now); old = w.Load() {
 	}
-	c.advance(now)
 }
 
 // advance moves the cached reading forward to now, unless another reading
@@ -276,25 +310,66 @@ func (c *coarseClock) run() {
 	}
 }
 
-// tickerTicks is the ticker's memory of its own punctuality.
+// tickerTicks is the ticker's memory of its own punctuality and of the
+// clock's recent states.
 type tickerTicks struct {
 	prev   int64 // real time of the previous tick
-	onTime int   // ticks in a row that came within lateLimit ticks of the previous
+	onTime int   // ticks in a row that came on time (see onTick)
+	// need is how many ticks on time in a row turn a lagging clock back to
+	// the cache: recoverTicks at first, doubled (up to maxRecoverTicks)
+	// each time the clock turns lagging again within maxRecoverTicks ticks
+	// of its last recovery. A relapse means the audits that made late
+	// ticks count as on time stopped, and up to auditEvery calls per
+	// processor saw a stale cache before one noticed: a busy process whose
+	// guarded calls come in bursts between long stretches of other work
+	// would otherwise pay that every recoverTicks ticks.
+	need      int
+	readFor   int  // ticks in a row that found the clock tickerRead
+	recovered bool // the clock has turned from lagging back to the cache
+	lagging   bool // the previous tick left the clock lagging
 }
 
-// onTick refreshes the cache at a tick read at now, and judges the ticker's
-// punctuality: a tick more than lateLimit ticks after the previous one shows
-// the ticker starved, so reads turn real; recoverTicks punctual ticks in a
-// row turn a lagging clock back to the cache.
+// onTick refreshes the cache at a tick read at now, and judges whether the
+// cache is kept fresh: a tick more than lateLimit ticks after the previous
+// one shows the ticker starved, and unless an audit refreshed the cache
+// within the last tick (the callers keep it fresh, see coarseClock), reads
+// turn real; t.need ticks in a row that came on time or found such an
+// audit turn a lagging clock back to the cache.
 func (c *coarseClock) onTick(t *tickerTicks, now int64) {
+	if t.need == 0 {
+		t.need = recoverTicks
+	}
+	audited := c.audited.Load()
 	c.advance(now)
-	if now-t.prev > lateLimit*int64(c.tick) {
+	advanceTo(&c.audited, now)
+	late := now-t.prev > lateLimit*int64(c.tick)
+	if late && now-audited > int64(c.tick) {
 		t.onTime = 0
 		c.state.CompareAndSwap(tickerRead, tickerLagging)
-	} else if t.onTime++; t.onTime >= recoverTicks {
-		c.state.CompareAndSwap(tickerLagging, tickerRead)
+	} else if t.onTime++; t.onTime >= t.need && c.state.CompareAndSwap(tickerLagging, tickerRead) {
+		t.recovered = true
 	}
 	t.prev = now
+	t.note(c.state.Load() == tickerLagging)
+}
+
+// note records the state a tick leaves, doubling need on a relapse (see
+// need) and resetting it once the cache has served maxRecoverTicks ticks
+// in a row.
+func (t *tickerTicks) note(lagging bool) {
+	if lagging && !t.lagging && t.recovered {
+		if t.readFor < maxRecoverTicks {
+			t.need = min(2*t.need, maxRecoverTicks)
+		} else {
+			t.need = recoverTicks
+		}
+	}
+	if lagging {
+		t.readFor = 0
+	} else {
+		t.readFor++
+	}
+	t.lagging = lagging
 }
 
 // Sleep sleeps for real.

@@ -118,6 +118,104 @@ func TestLateTickerTurnsReadsRealUntilOnTime(t *testing.T) {
 	}
 }
 
+// TestAuditsKeepLateTickerOnTime drives the ticker's judgement by hand
+// when it wakes late, as it does while every processor is busy with calls:
+// a late tick that finds an audit within the last tick leaves the cache in
+// use; one that finds none turns reads real; and a lagging clock whose
+// audits keep coming returns to the cache after recoverTicks such ticks.
+func TestAuditsKeepLateTickerOnTime(t *testing.T) {
+	c, real := starvedClock(t)
+	c.Nanotime() // starts the clock (no ticker: noTicker)
+	ms := int64(time.Millisecond)
+	var ticks tickerTicks
+	now := ms
+	c.onTick(&ticks, now)
+	// lateTick ticks 10 ticks after the last tick; when audit is true,
+	// audits come every half tick in between, as from busy callers.
+	lateTick := func(audit bool) {
+		for a := now + ms/2; audit && a < now+10*ms; a += ms / 2 {
+			real.Store(a)
+			c.audit()
+		}
+		now += 10 * ms
+		real.Store(now)
+		c.onTick(&ticks, now)
+	}
+	for i := range 3 * recoverTicks {
+		lateTick(true)
+		if s := c.state.Load(); s != tickerRead {
+			t.Fatalf("late tick %d after an audit: state %d, want tickerRead", i, s)
+		}
+	}
+	lateTick(false)
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("late tick without an audit: state %d, want tickerLagging", s)
+	}
+	for i := 1; i < recoverTicks; i++ {
+		lateTick(true)
+	}
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after %d audited late ticks, want still tickerLagging", s, recoverTicks-1)
+	}
+	lateTick(true)
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after %d audited late ticks, want tickerRead", s, recoverTicks)
+	}
+	// An audit more than a tick old does not keep a late tick on time.
+	for a := now + ms/2; a <= now+8*ms; a += ms / 2 {
+		real.Store(a)
+		c.audit()
+	}
+	now += 10 * ms
+	real.Store(now)
+	c.onTick(&ticks, now)
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("late tick 2 ticks after the last audit: state %d, want tickerLagging", s)
+	}
+	// That was a relapse, soon after the recovery: the next recovery takes
+	// twice as many ticks.
+	for i := 1; i < 2*recoverTicks; i++ {
+		lateTick(true)
+	}
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after %d audited late ticks following a relapse, want still tickerLagging", s, 2*recoverTicks-1)
+	}
+	lateTick(true)
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after %d audited late ticks following a relapse, want tickerRead", s, 2*recoverTicks)
+	}
+}
+
+// TestRelapsesWaitLongerUpToTheCap checks tickerTicks.note: each relapse
+// soon after a recovery doubles the ticks the next recovery needs, up to
+// maxRecoverTicks, and a clock that served from the cache for
+// maxRecoverTicks ticks starts again from recoverTicks.
+func TestRelapsesWaitLongerUpToTheCap(t *testing.T) {
+	var ticks tickerTicks
+	ticks.need = recoverTicks
+	ticks.note(true) // the first time: not a relapse
+	if ticks.need != recoverTicks {
+		t.Fatalf("need %d after the first lag, want %d", ticks.need, recoverTicks)
+	}
+	ticks.recovered = true
+	want := recoverTicks
+	for range 10 {
+		ticks.note(false)
+		ticks.note(true)
+		want = min(2*want, maxRecoverTicks)
+		if ticks.need != want {
+			t.Fatalf("need %d after a relapse, want %d", ticks.need, want)
+		}
+	}
+	for range maxRecoverTicks {
+		ticks.note(false)
+	}
+	ticks.note(true)
+	if ticks.need != recoverTicks {
+		t.Fatalf("need %d after a lag following %d ticks on the cache, want %d", ticks.need, maxRecoverTicks, recoverTicks)
+	}
+}
+
 // TestStarvedSchedulerKeepsTimeFresh starves a real ticker: GOMAXPROCS=1,
 // and the calling goroutine makes its calls in bursts of burstMs during
 // which it cannot be preempted (pinned, as a goroutine in a long
