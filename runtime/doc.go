@@ -35,9 +35,11 @@
 // a ticker that runs only while calls flow, so response times have
 // millisecond precision, as in Sentinel. The cache cannot go stale unseen:
 // the runtime compares it with a real reading every 64 passes and every 64
-// blocks on each processor, and the ticker checks how late it woke; a cache
-// more than 4 ms behind turns every read into a real one until the ticker
-// keeps time again. Tests install a ManualClock.
+// blocks on each processor, moving it forward, and the ticker checks how
+// late it woke; a cache more than 4 ms behind turns every read into a real
+// one until the cache is kept fresh again, by the ticker on time or, while
+// every processor is busy with calls and the ticker cannot run, by those
+// comparisons. Tests install a ManualClock.
 //
 // # Rules
 //
