@@ -146,6 +146,8 @@
       }
       card.querySelector("canvas").id = "chart-" + i;
       draw(card.querySelector("canvas"), r.series || [], st.latestMs || st.nowMs);
+      // For tests and scripts: how many seconds the chart has drawn.
+      card.dataset.points = String((r.series || []).length);
     });
     for (const c of [...box.children]) if (!keep.has(c.dataset.resource)) c.remove();
   }

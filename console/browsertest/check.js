@@ -25,13 +25,15 @@ async function main() {
     page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
     await page.goto(url, { waitUntil: "load" });
     // Every named resource shows a completed second and its chart has at
-    // least three seconds drawn.
-    await page.waitForFunction((names) => names.every((n) => {
+    // least minPoints seconds drawn. (A fixed wait instead left the charts
+    // two or three seconds long, about 9 px a second: too short, at times,
+    // for the pass line to show the 30 pixels of its colour the test wants.)
+    const minPoints = 8;
+    await page.waitForFunction(([names, min]) => names.every((n) => {
       const row = [...document.querySelectorAll("#resources tbody tr")].find((r) => r.dataset.resource === n);
-      return row && row.dataset.second !== "0";
-    }), resources, { timeout: 30000 });
-    // One poll later, so that the charts hold more than one point.
-    await page.waitForTimeout(2500);
+      const card = [...document.querySelectorAll("#charts .chart")].find((c) => c.dataset.resource === n);
+      return row && row.dataset.second !== "0" && card && Number(card.dataset.points) >= min;
+    }), [resources, minPoints], { timeout: 30000 });
     const shown = await page.evaluate((names) => {
       const rows = {};
       for (const row of document.querySelectorAll("#resources tbody tr")) {
