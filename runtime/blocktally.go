@@ -77,10 +77,11 @@ func (e *BlockError) countShared(n uint32) { atomic.AddUint32(&e.blocked, n) }
 // checkTally gives e a tally when w, the blocked resource's second-level
 // window, has stripes on more than one processor, unless e has one. The
 // block paths call it with their clock audit, once every auditEvery
-// recordings on the processor: looking at w on every block, the atomic
-// add's result then on the path, cost the block path about 1 ns in bench's
-// rotating harness, and a contended error still gets its tally within a
-// few dozen blocks. Call it unpinned: making the tally allocates.
+// recordings on the processor, which keeps w off the block path: looking
+// at w on every block, or on every 64th atomic add (which puts the add's
+// result on the path), measured up to 0.5 ns slower in bench's rotating
+// harness, and a contended error still gets its tally within a few dozen
+// blocks. Call it unpinned: making the tally allocates.
 //
 //go:noinline
 func (e *BlockError) checkTally(w *leaparray.Window) {

@@ -341,9 +341,9 @@ type tickerTicks struct {
 	// guarded calls come in bursts between long stretches of other work
 	// would otherwise pay that every recoverTicks ticks.
 	need      int
-	readFor   int  // ticks in a row that found the clock tickerRead
+	readFor   int  // ticks in a row that left the clock tickerRead
 	recovered bool // the clock has turned from lagging back to the cache
-	lagging   bool // the previous tick left the clock lagging
+	lagging   bool // the clock was lagging when the previous tick ended
 }
 
 // onTick refreshes the cache at a tick read at now, and judges whether the
@@ -356,37 +356,44 @@ func (c *coarseClock) onTick(t *tickerTicks, now int64) {
 	if t.need == 0 {
 		t.need = recoverTicks
 	}
+	if c.state.Load() == tickerLagging && !t.lagging {
+		t.turnedLagging() // by an audit, since the last tick
+	}
 	audited := c.audited.Load()
 	c.advance(now)
 	advanceTo(&c.audited, now)
 	late := now-t.prev > lateLimit*int64(c.tick)
 	if late && now-audited > int64(c.tick) {
 		t.onTime = 0
-		c.state.CompareAndSwap(tickerRead, tickerLagging)
+		if c.state.CompareAndSwap(tickerRead, tickerLagging) {
+			t.turnedLagging()
+		}
 	} else if t.onTime++; t.onTime >= t.need && c.state.CompareAndSwap(tickerLagging, tickerRead) {
 		t.recovered = true
 	}
 	t.prev = now
-	t.note(c.state.Load() == tickerLagging)
-}
-
-// note records the state a tick leaves, doubling need on a relapse (see
-// need) and resetting it once the cache has served maxRecoverTicks ticks
-// in a row.
-func (t *tickerTicks) note(lagging bool) {
-	if lagging && !t.lagging && t.recovered {
-		if t.readFor < maxRecoverTicks {
-			t.need = min(2*t.need, maxRecoverTicks)
-		} else {
-			t.need = recoverTicks
-		}
-	}
-	if lagging {
+	if t.lagging = c.state.Load() == tickerLagging; t.lagging {
 		t.readFor = 0
 	} else {
 		t.readFor++
 	}
-	t.lagging = lagging
+}
+
+// turnedLagging records that the clock turned lagging since the last tick
+// or at this one: the ticks on time start again from zero, and need doubles
+// on a relapse (see need), or starts again from recoverTicks once the cache
+// has served maxRecoverTicks ticks in a row.
+func (t *tickerTicks) turnedLagging() {
+	t.onTime = 0
+	t.lagging = true
+	if !t.recovered {
+		return
+	}
+	if t.readFor < maxRecoverTicks {
+		t.need = min(2*t.need, maxRecoverTicks)
+	} else {
+		t.need = recoverTicks
+	}
 }
 
 // Sleep sleeps for real.

@@ -186,33 +186,75 @@ func TestAuditsKeepLateTickerOnTime(t *testing.T) {
 	}
 }
 
-// TestRelapsesWaitLongerUpToTheCap checks tickerTicks.note: each relapse
-// soon after a recovery doubles the ticks the next recovery needs, up to
-// maxRecoverTicks, and a clock that served from the cache for
+// TestRelapsesWaitLongerUpToTheCap checks tickerTicks.turnedLagging: each
+// relapse soon after a recovery doubles the ticks the next recovery needs,
+// up to maxRecoverTicks, and a clock that served from the cache for
 // maxRecoverTicks ticks starts again from recoverTicks.
 func TestRelapsesWaitLongerUpToTheCap(t *testing.T) {
-	var ticks tickerTicks
-	ticks.need = recoverTicks
-	ticks.note(true) // the first time: not a relapse
-	if ticks.need != recoverTicks {
-		t.Fatalf("need %d after the first lag, want %d", ticks.need, recoverTicks)
+	ticks := tickerTicks{need: recoverTicks, onTime: 7}
+	ticks.turnedLagging() // the first time: not a relapse
+	if ticks.need != recoverTicks || ticks.onTime != 0 {
+		t.Fatalf("need %d, onTime %d after the first lag, want %d and 0", ticks.need, ticks.onTime, recoverTicks)
 	}
 	ticks.recovered = true
 	want := recoverTicks
 	for range 10 {
-		ticks.note(false)
-		ticks.note(true)
+		ticks.readFor = 3
+		ticks.turnedLagging()
 		want = min(2*want, maxRecoverTicks)
 		if ticks.need != want {
 			t.Fatalf("need %d after a relapse, want %d", ticks.need, want)
 		}
 	}
-	for range maxRecoverTicks {
-		ticks.note(false)
-	}
-	ticks.note(true)
+	ticks.readFor = maxRecoverTicks
+	ticks.turnedLagging()
 	if ticks.need != recoverTicks {
 		t.Fatalf("need %d after a lag following %d ticks on the cache, want %d", ticks.need, maxRecoverTicks, recoverTicks)
+	}
+}
+
+// TestAuditTurningLaggingRestartsRecovery checks that a clock an audit
+// turns lagging between two ticks does not return to the cache at the next
+// tick on the strength of the ticks counted before: the count starts again,
+// and after a recovery the turn is a relapse.
+func TestAuditTurningLaggingRestartsRecovery(t *testing.T) {
+	c, real := starvedClock(t)
+	c.Nanotime() // starts the clock (no ticker: noTicker)
+	ms := int64(time.Millisecond)
+	var ticks tickerTicks
+	now := int64(0)
+	tick := func() { now += ms; real.Store(now); c.onTick(&ticks, now) }
+	for range 3 * recoverTicks {
+		tick()
+	}
+	// Recover once, so that the next turn is a relapse.
+	c.state.Store(tickerLagging)
+	for range recoverTicks + 1 {
+		tick()
+	}
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after %d punctual ticks, want tickerRead", s, recoverTicks+1)
+	}
+	// An audit finds the cache stale (real time jumped) and turns reads real.
+	now += 10 * ms
+	real.Store(now)
+	c.audit()
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after an audit of a stale cache, want tickerLagging", s)
+	}
+	tick()
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d at the tick after the audit's turn, want still tickerLagging", s)
+	}
+	for i := 2; i < 2*recoverTicks; i++ {
+		tick()
+	}
+	if s := c.state.Load(); s != tickerLagging {
+		t.Fatalf("state %d after %d punctual ticks following a relapse, want still tickerLagging", s, 2*recoverTicks-1)
+	}
+	tick()
+	if s := c.state.Load(); s != tickerRead {
+		t.Fatalf("state %d after %d punctual ticks following a relapse, want tickerRead", s, 2*recoverTicks)
 	}
 }
 
