@@ -385,7 +385,6 @@ func (c *coarseClock) onTick(t *tickerTicks, now int64) {
 // has served maxRecoverTicks ticks in a row.
 func (t *tickerTicks) turnedLagging() {
 	t.onTime = 0
-	t.lagging = true
 	if !t.recovered {
 		return
 	}

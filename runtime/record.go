@@ -9,12 +9,12 @@ import (
 // from its first check and ends with recordBlock (blockedCommon for the
 // common call), or with the pass's records at the end of Resource.enter or
 // enterAny, which unpin; Exit, the recording of a call's end, pins for its
-// writes. Writes to the processor's own stripes then need
-// no locked instruction (see package stripe). Pinned code must not block, take locks or run user code: these
-// functions only write counters and read breaker state, and a breaker's
-// state change, which calls listeners, runs after the Unpin. Passes and
-// blocks also count towards the next audit of the default clock
-// (clock_audit.go), which runs after the Unpin too.
+// writes. Writes to the processor's own stripes then need no locked
+// instruction (see package stripe). Pinned code must not block, take locks
+// or run user code: these functions only write counters and read breaker
+// state, and a breaker's state change, which calls listeners, runs after
+// the Unpin. Passes and blocks also count towards the next audit of the
+// default clock (clock_audit.go), which runs after the Unpin too.
 
 // recordBlock counts a blocked call in the second-level window id, unpins
 // (the caller is pinned to p) and returns blocked.

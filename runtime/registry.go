@@ -62,12 +62,6 @@ func (t *resourceTable) find(name string, h uint64) (*Resource, int) {
 	}
 }
 
-// get returns the resource named name, or nil.
-func (t *resourceTable) get(name string) *Resource {
-	r, _ := t.find(name, hashName(name))
-	return r
-}
-
 // add inserts r, named name (hash h), which the table does not hold. The
 // name is r's, passed in so that a load inserting many resources need not
 // read each one's memory.
@@ -102,13 +96,11 @@ func (t *resourceTable) reserve(n int) {
 	}
 }
 
-// remove deletes the resource named name, if there is one, moving back
-// the entries after it that its slot would otherwise cut off from their
-// first slot (the deletion linear probing needs: no tombstones).
-func (t *resourceTable) remove(name string) { t.removeHashed(name, hashName(name)) }
-
-// removeHashed is remove for a name whose hash is h.
-func (t *resourceTable) removeHashed(name string, h uint64) {
+// remove deletes the resource named name (hash h), if there is one,
+// moving back the entries after it that its slot would otherwise cut off
+// from their first slot (the deletion linear probing needs: no
+// tombstones). Only tests remove resources.
+func (t *resourceTable) remove(name string, h uint64) {
 	r, i := t.find(name, h)
 	if r == nil {
 		return

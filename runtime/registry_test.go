@@ -50,7 +50,7 @@ func TestResourceTableMatchesAMap(t *testing.T) {
 			name := "r" + strconv.Itoa(rng.IntN(600))
 			switch _, held := want[name]; {
 			case rng.IntN(3) == 0:
-				tab.removeHashed(name, hash(name))
+				tab.remove(name, hash(name))
 				delete(want, name)
 			case !held:
 				r := &Resource{name: name}

@@ -37,7 +37,7 @@ func heapInUse() uint64 {
 func forgetResources(names []string) {
 	registry.Lock()
 	for _, n := range names {
-		registry.byName.remove(n)
+		registry.byName.remove(n, hashName(n))
 	}
 	registry.Unlock()
 }

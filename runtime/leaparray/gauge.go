@@ -28,15 +28,7 @@ type Gauge struct {
 }
 
 func newGauge() *Gauge {
-	g := new(Gauge)
-	g.build(&alignedWords(wordsPerLine)[0])
-	return g
-}
-
-// build makes the zero gauge g one whose shared stripe is the line that
-// starts at shared.
-func (g *Gauge) build(shared *atomic.Uint64) {
-	g.shared = shared
+	return &Gauge{shared: &alignedWords(wordsPerLine)[0]}
 }
 
 // NewGauge returns a zero Gauge with a stripe for every processor below

@@ -28,6 +28,6 @@ func NewSecondIn(w *Window, g *Gauge, counters int) {
 	at := lines(l.words)
 	buf := alignedWords(at + wordsPerLine)
 	w.build(cfg, l, buf[:l.words:l.words])
-	g.build(&buf[at])
+	g.shared = &buf[at]
 	w.gauge.Store(g) // a new window: no processor has claimed a stripe to pass on
 }
