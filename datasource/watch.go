@@ -141,17 +141,17 @@ func (w *Watcher) run(ctx context.Context, cancel context.CancelFunc) {
 	defer close(w.done)
 	defer cancel()
 	err := w.src.Watch(withReporter(ctx, w.report), w.push)
-	w.mu.Lock()
-	w.stopped = true
-	w.fromSource.Store(nil) // the store may move on unseen: nothing is known to be there
-	w.mu.Unlock()
 	if ctx.Err() != nil {
 		err = nil // stopped on request; whatever it returned is about that
 	}
-	if err != nil {
-		w.cfg.logger.Error("rules source stopped; the last good rules stay in force",
-			"source", w.name, "error", err.Error())
+	w.mu.Lock()
+	w.stopped = true
+	// Watch returns an error that comes before the first outcome.
+	if err != nil && w.answered {
+		w.cfg.logger.Error("rules source stopped; the last good rules stay in force", "source", w.name, "error", err.Error())
 	}
+	w.fromSource.Store(nil) // the store may move on unseen: nothing is known to be there
+	w.mu.Unlock()
 	w.err = err
 }
 
@@ -240,11 +240,15 @@ func (w *Watcher) acceptLocked(set rules.Set, counted bool) {
 }
 
 // rejectLocked records a rejected update; the rules in force do not change.
+// The first outcome is not logged: Watch returns it, and its caller reports
+// it (logging it here too would print it twice).
 func (w *Watcher) rejectLocked(err error) {
 	w.lastErr.Store(&err)
 	n := w.rejected.Add(1)
-	w.cfg.logger.Error("rules update rejected; the last good rules stay in force",
-		"source", w.name, "error", err.Error(), "rejected", n)
+	if w.answered {
+		w.cfg.logger.Error("rules update rejected; the last good rules stay in force",
+			"source", w.name, "error", err.Error(), "rejected", n)
+	}
 	w.answerLocked(err)
 }
 

@@ -196,3 +196,30 @@ func TestWatchWaitsForFirstUpdate(t *testing.T) {
 	}
 	st.WaitForGoroutines(t, before)
 }
+
+// TestWatchReportsAFirstRejectionOnce: a first update that is refused is
+// Watch's error and is not logged as well, so a caller that reports it
+// prints it once; a later rejection, with good rules in force, is logged
+// and says they stay.
+func TestWatchReportsAFirstRejectionOnce(t *testing.T) {
+	var log st.LogRecorder
+	src := newChanSource()
+	go func() {
+		src.updates <- []rules.Document{{Name: "flow-rules.json", Data: []byte(`[{"resource":"m.a","grade":1,"count":"x"}]`)}}
+	}()
+	_, err := datasource.Watch(context.Background(), src, datasource.WithApplier((&appliedSets{}).apply), datasource.WithLogger(log.Logger()))
+	if err == nil || !strings.Contains(err.Error(), "flow-rules.json") {
+		t.Fatalf("Watch: err = %v, want the document's error", err)
+	}
+	if recs := log.Records(t, "ERROR"); len(recs) != 0 {
+		t.Errorf("a refused first update was logged as well as returned: %v", recs)
+	}
+
+	w, src2, _, log2 := startChanWatch(t, []rules.Document{{Name: "flow-rules.json", Data: []byte(`[{"resource":"m.a","grade":1,"count":3}]`)}})
+	src2.updates <- []rules.Document{{Name: "flow-rules.json", Data: []byte(`[{"resource":"m.a","grade":1,"count":"x"}]`)}}
+	st.WaitUntil(t, "the refused update is counted", func() bool { return w.Rejected() == 1 })
+	recs := log2.Records(t, "ERROR")
+	if len(recs) != 1 || !strings.Contains(recs[0]["msg"].(string), "the last good rules stay in force") {
+		t.Errorf("a later rejection logged %v, want one record saying the last good rules stay", recs)
+	}
+}

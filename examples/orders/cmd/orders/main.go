@@ -127,7 +127,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		watcher, err := file.Watch(ctx, *rulesFile, datasource.WithLogger(logger))
 		if err != nil {
-			return err
+			return fmt.Errorf("no rules are in force, so the service does not start: %w", err)
 		}
 		cfg.RulesInForce = true
 		set := watcher.Property().Get()

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -72,5 +74,34 @@ func TestRunRejectsBadArguments(t *testing.T) {
 		if err := run(context.Background(), args, &out); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+// TestRunWithBrokenRulesFile starts with a rule file that does not parse:
+// the command must stop with the error once, naming the file and line, and
+// say that no rules are in force, not that "the last good rules" stay (there
+// were none).
+func TestRunWithBrokenRulesFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules.toml")
+	if err := os.WriteFile(path, []byte("[[flow]]\nresource = \"createOrder\"\ncount = \"x\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"-simulate", "-rules", path}, &out)
+	if err == nil {
+		t.Fatalf("run with a broken rule file succeeded:\n%s", out.String())
+	}
+	if want := "no rules are in force"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q lacks %q", err, want)
+	}
+	if want := path + ":3: count"; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q lacks %q", err, want)
+	}
+	all := out.String() + err.Error()
+	if strings.Contains(all, "last good rules") {
+		t.Errorf("start-up speaks of last good rules when none were loaded:\n%s\n%v", out.String(), err)
+	}
+	if n := strings.Count(all, "want a number"); n != 1 {
+		t.Errorf("the error appears %d times, want once:\n%s\n%v", n, out.String(), err)
 	}
 }
