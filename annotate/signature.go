@@ -99,7 +99,7 @@ func (c *checker) reportSignature(role HandlerRole, h *Handler, site handlerSite
 	switch {
 	case role == RoleBlockHandler:
 		trailing("blockErr", "*runtime.BlockError")
-	case h.Type.Params().Len() == len(want)+1:
+	case writesErrorForm(h.Type, len(want)):
 		trailing("err", "error")
 	}
 	wantText := formatFunc(want, site.sig.Results(), qf)
@@ -114,6 +114,18 @@ func (c *checker) reportSignature(role HandlerRole, h *Handler, site handlerSite
 		roleKeys[h.Role], h.Written, wantText, formatSignature(h.Type, qf), hint).Related =
 		[]RelatedInfo{{Pos: h.DeclPos, Message: h.Name + " declared here"}}
 	c.diags[len(c.diags)-1].Fixes = c.signatureFixes(role, h, site)
+}
+
+// writesErrorForm reports whether a fallback's written signature is nearer
+// the form that takes the error (the annotated function's n parameters plus
+// err error) than the one without: it has one parameter more than n, or its
+// last parameter is an error.
+func writesErrorForm(sig *types.Signature, n int) bool {
+	params := sig.Params()
+	if params.Len() == n+1 {
+		return true
+	}
+	return params.Len() > 0 && types.Identical(params.At(params.Len()-1).Type(), errorType)
 }
 
 func sameResults(a, b *types.Tuple) bool {

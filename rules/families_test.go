@@ -140,3 +140,11 @@ func TestEncodeAllKindsObject(t *testing.T) {
 		t.Fatalf("read back %+v, %v", back, err)
 	}
 }
+
+// A degrade key written short (slowRatio for slowRatioThreshold) is an
+// unknown field whose message names the key meant.
+func TestDegradeShortKeySuggestsFullName(t *testing.T) {
+	_, err := parseText("d.toml", "[[degrade]]\nresource = 'pay'\ngrade = 'slowRatio'\ncount = 100\nslowRatio = 0.5\ntimeWindow = 10\n")
+	checkTexts(t, "errors", errorTexts(err), []string{
+		`d.toml:5: slowRatio: unknown field; did you mean "slowRatioThreshold"?`})
+}

@@ -279,7 +279,7 @@ func decodeField[R any](d *decoder, fields []field[R], e entry, r *R) string {
 		}
 	}
 	hint := ""
-	if s := suggest(e.key, knownKeys(d, fields, extra)); s != "" {
+	if s := suggestKey(e.key, knownKeys(d, fields, extra)); s != "" {
 		hint = fmt.Sprintf("; did you mean %q?", s)
 	}
 	if d.native {

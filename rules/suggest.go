@@ -9,3 +9,12 @@ import names "github.com/sentinelgen/sentinelgen/internal/suggest"
 func suggest(word string, candidates []string) string {
 	return names.Closest(word, candidates)
 }
+
+// suggestKey is suggest for a field's key, which may also be written short
+// or run on (slowRatio for slowRatioThreshold).
+func suggestKey(key string, candidates []string) string {
+	if s := suggest(key, candidates); s != "" {
+		return s
+	}
+	return names.Prefixed(key, candidates)
+}

@@ -52,3 +52,30 @@ func Distance(a, b string) int {
 	}
 	return rows[1][len(b)]
 }
+
+// Prefixed returns the shortest candidate that word is a prefix of, or that
+// is a prefix of word, ignoring case (the first in byte order among equally
+// short ones), for a key written short or run on: slowRatio for
+// slowRatioThreshold. Words and candidates under four letters match
+// nothing. It suits a fixed vocabulary of keys; among a scope's identifiers
+// a prefix is often a different thing (Ping and pingBlocked).
+func Prefixed(word string, candidates []string) string {
+	if len(word) < 4 {
+		return ""
+	}
+	lower := strings.ToLower(word)
+	best := ""
+	for _, c := range candidates {
+		if c == word || len(c) < 4 {
+			continue
+		}
+		lc := strings.ToLower(c)
+		if !strings.HasPrefix(lc, lower) && !strings.HasPrefix(lower, lc) {
+			continue
+		}
+		if best == "" || len(c) < len(best) || len(c) == len(best) && c < best {
+			best = c
+		}
+	}
+	return best
+}

@@ -52,3 +52,22 @@ func TestClosestTie(t *testing.T) {
 		}
 	}
 }
+
+// A key cut short, or run on, is recognised by Prefixed.
+func TestPrefixed(t *testing.T) {
+	candidates := []string{"slowRatioThreshold", "statIntervalMs", "minRequestAmount", "count", "grade"}
+	cases := map[string]string{
+		"slowRatio":      "slowRatioThreshold",
+		"SLOWRATIO":      "slowRatioThreshold",
+		"minRequest":     "minRequestAmount",
+		"statInterval":   "statIntervalMs",
+		"countPerSecond": "count", // a candidate that is a prefix of the word
+		"slo":            "",      // too short to tell
+		"threshold":      "",      // inside, not a prefix
+	}
+	for word, want := range cases {
+		if got := Prefixed(word, candidates); got != want {
+			t.Errorf("Prefixed(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

@@ -39,3 +39,11 @@ func shared(ctx context.Context, id int) error { return nil }
 func (s *Service) Unnamed(context.Context, int) error { return nil }
 
 func (s *Service) unnamedBlocked(context.Context, *runtime.BlockError) error { return nil }
+
+// Cancel's fallback takes the error but forgets the request: the wanted
+// signature is the form with the error, the one nearest to what it wrote.
+//
+//sentinel:resource fallback=cancelFallback
+func (s *Service) Cancel(ctx context.Context, req *Req) error { return nil }
+
+func (s *Service) cancelFallback(ctx context.Context, err error) error { return err }
