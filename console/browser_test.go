@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/gateway"
 	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -72,6 +73,7 @@ type shown struct {
 	Charts                  map[string]box
 	Transitions             [][]string
 	FlowRules, DegradeRules int
+	OtherRules              [][]string
 	Status                  string
 	Errors                  []string
 }
@@ -104,12 +106,24 @@ func TestPageInBrowser(t *testing.T) {
 	chromium, node, dir := browserTools(t)
 	orders := runtime.NewResource("console-browser/orders")
 	payments := runtime.NewResource("console-browser/payments")
-	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+	t.Cleanup(func() {
+		_ = runtime.LoadRules(runtime.Rules{})
+		_ = gateway.Load(nil, nil)
+	})
+	// A rule of every kind, each of which must be listed; none of the
+	// others refuses the calls the load below makes.
 	if err := runtime.LoadRules(runtime.Rules{
 		Flow: []runtime.FlowRule{{Resource: orders.Name(), Grade: runtime.FlowGradeQPS, Count: 40}},
 		Degrade: []runtime.DegradeRule{{Resource: payments.Name(), Grade: runtime.DegradeErrorRatio, Count: 0.3,
 			MinRequestAmount: 5, TimeWindowSec: 1}},
+		ParamFlow: []runtime.ParamFlowRule{{Resource: "console-browser/detail", Grade: runtime.FlowGradeQPS, Count: 7}},
+		System:    []runtime.SystemRule{{HighestSystemLoad: -1, HighestCPUUsage: -1, QPS: 100000, AvgRT: -1, MaxThread: -1}},
+		Authority: []runtime.AuthorityRule{{Resource: payments.Name(), LimitApp: "crawler", Strategy: runtime.AuthorityBlack}},
 	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := gateway.Load([]gateway.FlowRule{{Resource: "console-browser-api", ResourceMode: gateway.ModeAPI, Count: 9}},
+		[]gateway.APIDefinition{{Name: "console-browser-api", Predicates: []gateway.PathPredicate{{Pattern: "/api/**", MatchStrategy: gateway.MatchPrefix}}}}); err != nil {
 		t.Fatal(err)
 	}
 	s := metrics.New(metrics.Config{Resources: func() []*runtime.Resource { return []*runtime.Resource{orders, payments} }})
@@ -153,6 +167,20 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	if got.Status != "live" || got.FlowRules != 1 || got.DegradeRules != 1 {
 		t.Errorf("status %q, %d flow and %d degrade rules listed, want live, 1 and 1", got.Status, got.FlowRules, got.DegradeRules)
+	}
+
+	// Every other kind in force is listed, with its resource.
+	var kinds []string
+	for _, row := range got.OtherRules {
+		if len(row) < 3 {
+			t.Fatalf("other rules row %q", row)
+		}
+		kinds = append(kinds, row[0]+" "+row[1])
+	}
+	wantKinds := []string{"param-flow console-browser/detail", "system (every inbound call)", "authority " + payments.Name(),
+		"gw-flow console-browser-api", "gw-api-group console-browser-api"}
+	if strings.Join(kinds, "|") != strings.Join(wantKinds, "|") {
+		t.Errorf("other rules listed %q, want %q", kinds, wantKinds)
 	}
 
 	// The numbers shown are the runtime's for that second.

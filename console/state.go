@@ -24,6 +24,9 @@ type State struct {
 	// Flow and Degrade are the rules in force, in load order.
 	Flow    []FlowRuleView    `json:"flow"`
 	Degrade []DegradeRuleView `json:"degrade"`
+	// Others are the rules in force of every other kind: hot-parameter,
+	// system, authority and gateway rules.
+	Others []RuleView `json:"others"`
 }
 
 // ResourceState is one resource: its latest completed second, its history
@@ -161,12 +164,16 @@ func (c *Console) State() State {
 			Text: describeDegrade(r),
 		})
 	}
+	st.Others = otherRules()
 	// Empty lists as [] rather than null, for the page's script.
 	if st.Resources == nil {
 		st.Resources = []ResourceState{}
 	}
 	if st.Transitions == nil {
 		st.Transitions = []Transition{}
+	}
+	if st.Others == nil {
+		st.Others = []RuleView{}
 	}
 	return st
 }

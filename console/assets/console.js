@@ -187,6 +187,14 @@
       td(tr, r.statIntervalMs || 1000, "num");
       return tr;
     }));
+    fill($("other-rules").tBodies[0], (st.others || []).map((r) => {
+      const tr = document.createElement("tr");
+      td(tr, r.kind);
+      td(tr, r.resource || "(every inbound call)");
+      td(tr, r.text);
+      td(tr, blocked.get(r.resource + "\u0000" + r.kind) || 0, "num");
+      return tr;
+    }));
   }
 
   async function tick() {

@@ -54,6 +54,7 @@ async function main() {
         transitions: [...document.querySelectorAll("#transitions tbody tr")].map((r) => [...r.cells].map((c) => c.textContent)),
         flowRules: document.querySelectorAll("#flow-rules tbody tr").length,
         degradeRules: document.querySelectorAll("#degrade-rules tbody tr").length,
+        otherRules: [...document.querySelectorAll("#other-rules tbody tr")].map((r) => [...r.cells].map((c) => c.textContent)),
         status: document.getElementById("status").textContent,
       };
     }, resources);
