@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The new-user run of issue 12: a fresh clone of this repository, a new
-# module outside it that uses sentinelgen and sentinelvet through Go's tool
-# directive, and each blind spot of issue 12 §1 shown reported or generated
-# correctly, with the exact commands and their output:
+# A new user's first hour, from a fresh clone: a new module outside this
+# repository adds sentinelgen and sentinelvet with the commands README.md
+# gives under "Add it to your module" (read from README.md and run as they
+# are, so the two cannot drift), then meets each blind spot a directive can
+# fall into, each shown reported or generated correctly:
 #
 #   - a directive in a //go:build linux file: one generated file per group
 #     of platforms, GOOS=linux/darwin/windows builds pass, -check covers
@@ -18,10 +19,10 @@
 #   KEEP=1 ./scripts/newuser.sh     # keeps the temporary directory
 #
 # It clones what is committed (git clone of this checkout), so commit first.
-# It runs offline: every module it needs is in the module cache already, as
-# this repository's own build needed them (GOPROXY=off). Every step checks
-# its exit status and output; the last line is "newuser: N steps, N failed"
-# and the exit status is 1 when any failed. scripts/newuser_test.go runs it.
+# Modules come as they come to a user: from the module cache when it holds
+# them, else from GOPROXY. Every step checks its exit status and output; the
+# last line is "newuser: N steps, N failed" and the exit status is 1 when
+# any failed. scripts/newuser_test.go runs it.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,7 @@ if [ -z "${KEEP:-}" ]; then
 else
 	echo "# keeping $work"
 fi
-export GOFLAGS=-mod=mod GOPROXY=off GOWORK=off GOTOOLCHAIN=local
+export GOWORK=off GOTOOLCHAIN=local
 unset GOOS GOARCH
 
 steps=0
@@ -79,11 +80,22 @@ step 0 "" git clone --quiet "$repo" sentinelgen
 step 0 "" git -C sentinelgen log --oneline -1
 mkdir shop && cd shop || exit 1
 step 0 "" go mod init example.com/shop
-step 0 "" go mod edit -require=github.com/sentinelgen/sentinelgen@v0.0.0 -replace=github.com/sentinelgen/sentinelgen=../sentinelgen
-cp ../sentinelgen/go.sum . # the checksums of sentinelgen's own dependencies, all in the module cache
-step 0 "" go get -tool github.com/sentinelgen/sentinelgen/cmd/sentinelgen@v0.0.0
-step 0 "" go get -tool github.com/sentinelgen/sentinelgen/cmd/sentinelvet@v0.0.0
+# The install commands as README.md gives them: the sh block after its
+# install-from-checkout marker, each line run as it is.
+install=$(awk '/<!-- install-from-checkout/ { marked = 1; next }
+	marked && /^```sh/ { inblock = 1; next }
+	inblock && /^```/ { exit }
+	inblock { print }' ../sentinelgen/README.md)
+if [ -z "$install" ]; then
+	steps=$((steps + 1))
+	failed=$((failed + 1))
+	echo "!!! README.md has no install-from-checkout block"
+fi
+while IFS= read -r cmd; do
+	[ -n "$cmd" ] && step 0 "" "$cmd"
+done <<<"$install"
 step 0 "github.com/sentinelgen/sentinelgen/cmd/sentinelgen" "sed -n '/^tool/,/)/p' go.mod"
+step 0 "github.com/sentinelgen/sentinelgen/cmd/sentinelvet" "sed -n '/^tool/,/)/p' go.mod"
 
 section "A directive in a //go:build linux file, and a generic type"
 mkdir store
