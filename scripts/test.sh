@@ -12,7 +12,13 @@
 # and in the main module also the runtime with its go:linkname turned off and
 # under GOARCH=386. A failure does not stop the run: every module is tested,
 # the failures are listed at the end and the exit status is 1 if there was
-# any. The last line is "modules: N passed, N failed".
+# any, with each failing test named. The last line is "modules: N passed, N
+# failed".
+#
+# go test runs with -json through scripts/testreport, which prints what plain
+# go test prints, names every failing test, and says what is still running
+# when nothing was printed for 20 s; long shell steps (installing servers)
+# say so too. So no stretch of the run is silent.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +26,21 @@ start=$SECONDS
 failures=()
 passed=0
 failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sentinelgen-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed_tests="$tmp/failed-tests"
+
+# heartbeat CMD...: runs CMD, printing a line every 20 s while it runs.
+heartbeat() {
+	local t=$SECONDS
+	(while sleep 20; do echo "... still running: $* ($((SECONDS - t))s)"; done) &
+	local beat=$!
+	"$@"
+	local code=$?
+	kill "$beat" 2>/dev/null
+	wait "$beat" 2>/dev/null
+	return $code
+}
 
 # elapsed prints the seconds since $1 as 1m05s.
 elapsed() {
@@ -36,7 +57,15 @@ gotest() {
 	local t=$SECONDS
 	local what="${GOARCH:+GOARCH=$GOARCH }go test $*"
 	echo "--- $dir: $what"
-	if (cd "$dir" && go test "$@"); then
+	local code
+	if [ -n "$report" ]; then
+		(cd "$dir" && go test -json "$@" 2>&1) | "$report" -label "$dir" -failures "$failed_tests"
+		code=$((PIPESTATUS[0] | PIPESTATUS[1]))
+	else
+		(cd "$dir" && go test "$@")
+		code=$?
+	fi
+	if ((code == 0)); then
 		echo "--- ok   $dir: $what ($(elapsed "$t"))"
 		return 0
 	fi
@@ -45,8 +74,16 @@ gotest() {
 	return 1
 }
 
+# The reporter of go test -json; plain go test output if it does not build.
+report="$tmp/testreport"
+echo "=== building scripts/testreport"
+if ! heartbeat go build -o "$report" ./scripts/testreport; then
+	echo "--- scripts/testreport does not build: plain go test output, failing tests not listed"
+	report=""
+fi
+
 echo "=== servers (scripts/servers.sh)"
-if ! ./scripts/servers.sh; then
+if ! heartbeat ./scripts/servers.sh; then
 	echo "--- FAIL scripts/servers.sh: the server-backed tests will skip or fail"
 	failures+=("scripts/servers.sh")
 fi
@@ -83,5 +120,9 @@ echo "=== summary ($(elapsed "$start"))"
 for f in "${failures[@]}"; do
 	echo "FAIL $f"
 done
+if [ -s "$failed_tests" ]; then
+	echo "failing tests and packages:"
+	sed 's/^/  /' "$failed_tests"
+fi
 echo "modules: $passed passed, $failed failed"
 ((${#failures[@]} == 0))
