@@ -37,6 +37,19 @@ func Header() string {
 		"sec", "offered", "pass", "flow", "degrade", "fallback", "invalid", "avg-rt", "breaker")
 }
 
+// Legend says what each column of Header holds, one line per column.
+func Legend() string {
+	return `  sec       the second of the run
+  offered   createOrder calls that arrived
+  pass      orders the service confirmed
+  flow      refused by the QPS flow rule (the blockHandler answered)
+  degrade   refused by the open circuit breaker (the blockHandler answered)
+  fallback  failed downstream and answered by the fallback
+  invalid   failed validation and passed through unchanged (ignore=)
+  avg-rt    mean response time of the calls that completed
+  breaker   the breaker's state at the start of the second, then each change`
+}
+
 // String formats the second as one line under Header.
 func (s Second) String() string {
 	rt := "-" // no call completed

@@ -142,6 +142,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		phase = fmt.Sprintf("slow (%v) from %v to %v", cfg.SlowLatency, cfg.SlowFrom, cfg.SlowUntil)
 	}
 	fmt.Fprintf(out, "offering %v calls/s for %v; inventory %s\n\n", cfg.OfferedQPS, cfg.Duration, phase)
+	fmt.Fprintf(out, "one line per second; the columns:\n%s\n\n", load.Legend())
 	fmt.Fprintln(out, load.Header())
 	cfg.OnSecond = func(s load.Second) { fmt.Fprintln(out, s) }
 

@@ -47,6 +47,9 @@ func TestRun(t *testing.T) {
 		if !strings.Contains(out.String(), "OPEN → HALF_OPEN → CLOSED") {
 			t.Errorf("the breaker never closed after a probe:\n%s", out.String())
 		}
+		if !strings.Contains(out.String(), "the columns:\n  sec ") {
+			t.Errorf("the table comes without its legend:\n%s", out.String())
+		}
 	})
 }
 
