@@ -29,6 +29,7 @@ type watchConfig struct {
 	apply          func(rules.Set) error
 	customApply    bool
 	initialTimeout time.Duration
+	kinds          []rules.Kind // WithKinds; nil: the kinds the source has held
 }
 
 // persistConfig is what PersistOptions set.
@@ -102,4 +103,18 @@ func WithInitialTimeout(d time.Duration) WatchOption {
 // (DefaultDebounce).
 func WithDebounce(d time.Duration) PersistOption {
 	return persistOption(func(c *persistConfig) { c.debounce = d })
+}
+
+// WithKinds binds the watcher to the rule kinds it owns, as Sentinel binds
+// each data source to one rule manager: an update from the source replaces
+// the rules of these kinds in force and leaves every other kind (a kind the
+// dashboard pushed, or another source owns) as it is; rules of other kinds
+// in its documents are ignored. Watcher.Persist writes back only these
+// kinds. Without WithKinds a watcher owns every kind its source has held a
+// rule of since it started (see Watcher.Kinds). Kinds are rules.Kinds and
+// the gateway's two (rules.AllKinds); Watch refuses any other. With
+// WithApplier the applier gets the whole set and ownership is its own.
+func WithKinds(kinds ...rules.Kind) WatchOption {
+	kinds = append([]rules.Kind{}, kinds...)
+	return watchOption(func(c *watchConfig) { c.kinds = kinds })
 }

@@ -154,6 +154,9 @@ func (p *persister) flush() {
 // save writes the rules in force unless they are known to be there.
 func (p *persister) save() {
 	set := rules.Current()
+	if p.watched != nil {
+		set = p.watched.writeBack(set)
+	}
 	if p.hasLast && p.last.Equal(set) {
 		return
 	}

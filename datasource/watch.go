@@ -3,6 +3,7 @@ package datasource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,10 @@ type Watcher struct {
 	// sees it.
 	fromSource atomic.Pointer[rules.Set]
 
+	// kinds are the kinds owned so far, without WithKinds; set after each
+	// update put in force.
+	kinds atomic.Pointer[[]rules.Kind]
+
 	lastErr  atomic.Pointer[error]
 	rejected atomic.Uint64
 	applied  atomic.Uint64
@@ -56,6 +61,11 @@ type Watcher struct {
 // Ending ctx stops the source; Done closes once it has returned.
 func Watch(ctx context.Context, src Source, opts ...WatchOption) (*Watcher, error) {
 	cfg := newWatchConfig(opts)
+	for _, k := range cfg.kinds {
+		if !slices.Contains(rules.AllKinds(), k) {
+			return nil, fmt.Errorf("rules source %s: WithKinds: unknown rule kind %q (want one of %v)", sourceName(src), k, rules.AllKinds())
+		}
+	}
 	w := &Watcher{
 		src:   src,
 		name:  sourceName(src),
@@ -170,19 +180,51 @@ func (w *Watcher) push(docs []rules.Document) {
 	for _, warn := range set.Warnings {
 		w.cfg.logger.Warn("rules document warning", "source", w.name, "warning", warn.Error())
 	}
-	if !w.cfg.customApply {
-		// Parameter names (param = "sku") become indexes here, as the
-		// runtime holds them, so that the set compares equal to the rules
-		// in force: else Persist would write the file back with indexes,
-		// and every re-read would reload.
-		if set, err = rules.Resolve(set); err != nil {
-			w.rejectLocked(err)
-			return
-		}
+	if w.cfg.customApply {
+		w.pushCustomLocked(set)
+		return
 	}
+	// Parameter names (param = "sku") become indexes here, as the runtime
+	// holds them, so that the set compares equal to the rules in force:
+	// else Persist would write the file back with indexes, and every
+	// re-read would reload.
+	if set, err = rules.Resolve(set); err != nil {
+		w.rejectLocked(err)
+		return
+	}
+	kinds := w.kindsFor(set)
+	// The read of the rules in force, the replacement of this source's
+	// kinds and the load are one rules.Update, serialized with every
+	// other source and every dashboard push.
+	var previous *rules.Set
+	unchanged := false
+	_, err = rules.Update(func(cur rules.Set) (rules.Set, error) {
+		next := cur.Replace(set, kinds...)
+		// fromSource is set before the load, so a persister woken by
+		// it already sees it.
+		previous = w.fromSource.Swap(&set)
+		if next.Equal(cur) {
+			// Already in force (Persist wrote it, or the source re-sent
+			// it): adopt it without reloading, which would only notify
+			// listeners.
+			unchanged = true
+			return cur, rules.ErrUnchanged
+		}
+		return next, nil
+	})
+	if err != nil {
+		w.fromSource.Store(previous)
+		w.rejectLocked(err)
+		return
+	}
+	w.kinds.Store(&kinds)
+	w.prop.Update(set)
+	w.acceptLocked(set, !unchanged || !w.answered)
+}
+
+// pushCustomLocked hands set whole to the WithApplier function.
+func (w *Watcher) pushCustomLocked(set rules.Set) {
 	if w.inForce(set) {
-		// Already in force (Persist wrote it, or the source re-sent it):
-		// adopt it without reloading, which would only notify listeners.
 		w.fromSource.Store(&set)
 		w.prop.Update(set)
 		w.acceptLocked(set, !w.answered)
@@ -198,16 +240,65 @@ func (w *Watcher) push(docs []rules.Document) {
 	w.acceptLocked(set, true)
 }
 
-// inForce reports whether set is what the applier last put in force: the
-// runtime's rules with the default applier, else the property's value.
-func (w *Watcher) inForce(set rules.Set) bool {
-	if w.cfg.customApply {
-		p := w.prop
-		p.mu.RLock()
-		defer p.mu.RUnlock()
-		return p.set && p.value.Equal(set)
+// kindsFor returns the kinds an update holding set replaces: those given
+// by WithKinds, else every kind owned so far plus every kind set holds.
+func (w *Watcher) kindsFor(set rules.Set) []rules.Kind {
+	if w.cfg.kinds != nil {
+		return w.cfg.kinds
 	}
-	return rules.Current().Equal(set)
+	var owned []rules.Kind
+	if p := w.kinds.Load(); p != nil {
+		owned = *p
+	}
+	var out []rules.Kind
+	for _, k := range rules.AllKinds() {
+		if slices.Contains(owned, k) || slices.Contains(set.Held(), k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Kinds returns the rule kinds w owns: an update from its source replaces
+// the rules of these kinds in force and no others. They are the kinds given
+// by WithKinds; without it, every kind the source has held a rule of since
+// Watch started (a kind once held stays owned, so that removing its last
+// rule from the source removes it from force). With WithApplier it returns
+// nil: the applier decides.
+func (w *Watcher) Kinds() []rules.Kind {
+	if w.cfg.customApply {
+		return nil
+	}
+	if w.cfg.kinds != nil {
+		return slices.Clone(w.cfg.kinds)
+	}
+	if p := w.kinds.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
+}
+
+// inForce reports whether set is the property's value, what the custom
+// applier was last given.
+func (w *Watcher) inForce(set rules.Set) bool {
+	p := w.prop
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.set && p.value.Equal(set)
+}
+
+// writeBack returns what Watcher.Persist writes to w's store when cur is
+// in force: every kind of cur, or, with WithKinds, the store's last set
+// with only the owned kinds taken from cur.
+func (w *Watcher) writeBack(cur rules.Set) rules.Set {
+	if w.cfg.kinds == nil || w.cfg.customApply {
+		return cur
+	}
+	base := w.prop.Get()
+	if p := w.fromSource.Load(); p != nil {
+		base = *p
+	}
+	return base.Replace(cur, w.cfg.kinds...)
 }
 
 // cameFromSource reports whether set is what this watcher, still running,
