@@ -150,3 +150,28 @@ func TestPersistWritesOnlyTheOwnedKinds(t *testing.T) {
 		t.Errorf("file's breakers after write-back %+v, want the file's own (wb.file) kept:\n%s", got.Degrade, data)
 	}
 }
+
+// An update replaces only the kinds whose rules it changed: an edit of the
+// source's breaker keeps the flow rule pushed since, though the source
+// owns flow too; an edit of its flow rule then replaces the pushed one.
+func TestUpdateReplacesOnlyTheKindsItChanged(t *testing.T) {
+	st.ResetRules(t)
+	_, src := startRuntimeWatch(t, st.FlowTOML("chg.a", 1)+st.DegradeTOML("chg.a", 4))
+	_, err := rules.Update(func(cur rules.Set) (rules.Set, error) {
+		return cur.Replace(rules.Set{Flow: []sentinel.FlowRule{{Resource: "chg.a", Count: 42}}}, rules.KindFlow), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.send(st.FlowTOML("chg.a", 1) + st.DegradeTOML("chg.a", 5))
+	if got := degradeCounts(); got != "chg.a:5" {
+		t.Errorf("breakers %q, want the source's edit chg.a:5", got)
+	}
+	if f := sentinel.FlowRules(); len(f) != 1 || f[0].Count != 42 {
+		t.Errorf("flow %+v after an edit of the breaker only, want the pushed count 42 kept", f)
+	}
+	src.send(st.FlowTOML("chg.a", 2) + st.DegradeTOML("chg.a", 5))
+	if f := sentinel.FlowRules(); len(f) != 1 || f[0].Count != 2 {
+		t.Errorf("flow %+v after an edit of the flow rule, want the source's count 2", f)
+	}
+}

@@ -35,9 +35,9 @@ type Watcher struct {
 	// sees it.
 	fromSource atomic.Pointer[rules.Set]
 
-	// kinds are the kinds owned so far, without WithKinds; set after each
-	// update put in force.
-	kinds atomic.Pointer[[]rules.Kind]
+	// own is what w owns: its kinds and their rules as its source last gave
+	// them. Like fromSource it is set before the rules change.
+	own atomic.Pointer[ownership]
 
 	lastErr  atomic.Pointer[error]
 	rejected atomic.Uint64
@@ -193,16 +193,20 @@ func (w *Watcher) push(docs []rules.Document) {
 		return
 	}
 	kinds := w.kindsFor(set)
+	mine := &ownership{kinds: kinds, set: rules.Set{}.Replace(set, kinds...)}
+	changed := w.changedKinds(mine)
 	// The read of the rules in force, the replacement of this source's
-	// kinds and the load are one rules.Update, serialized with every
-	// other source and every dashboard push.
+	// changed kinds and the load are one rules.Update, serialized with
+	// every other source and every dashboard push.
 	var previous *rules.Set
+	var previousOwn *ownership
 	unchanged := false
 	_, err = rules.Update(func(cur rules.Set) (rules.Set, error) {
-		next := cur.Replace(set, kinds...)
-		// fromSource is set before the load, so a persister woken by
-		// it already sees it.
+		next := cur.Replace(set, changed...)
+		// Set before the load, so a persister woken by it already sees
+		// them.
 		previous = w.fromSource.Swap(&set)
+		previousOwn = w.own.Swap(mine)
 		if next.Equal(cur) {
 			// Already in force (Persist wrote it, or the source re-sent
 			// it): adopt it without reloading, which would only notify
@@ -214,12 +218,37 @@ func (w *Watcher) push(docs []rules.Document) {
 	})
 	if err != nil {
 		w.fromSource.Store(previous)
+		w.own.Store(previousOwn)
 		w.rejectLocked(err)
 		return
 	}
-	w.kinds.Store(&kinds)
 	w.prop.Update(set)
 	w.acceptLocked(set, !unchanged || !w.answered)
+}
+
+// ownership is what a Watcher owns: its kinds, and the rules of those kinds
+// as its source last gave them.
+type ownership struct {
+	kinds []rules.Kind
+	set   rules.Set
+}
+
+// changedKinds returns the kinds of next whose rules differ from the
+// source's previous update: all of them at the first update. An update
+// replaces only these, so that a source re-sending a kind unchanged (a
+// document edited elsewhere) does not undo a push of that kind.
+func (w *Watcher) changedKinds(next *ownership) []rules.Kind {
+	prev := w.own.Load()
+	if prev == nil {
+		return next.kinds
+	}
+	var out []rules.Kind
+	for _, k := range next.kinds {
+		if !slices.Contains(prev.kinds, k) || !next.set.Only(k).Equal(prev.set.Only(k)) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // pushCustomLocked hands set whole to the WithApplier function.
@@ -247,8 +276,8 @@ func (w *Watcher) kindsFor(set rules.Set) []rules.Kind {
 		return w.cfg.kinds
 	}
 	var owned []rules.Kind
-	if p := w.kinds.Load(); p != nil {
-		owned = *p
+	if p := w.own.Load(); p != nil {
+		owned = p.kinds
 	}
 	var out []rules.Kind
 	for _, k := range rules.AllKinds() {
@@ -260,7 +289,9 @@ func (w *Watcher) kindsFor(set rules.Set) []rules.Kind {
 }
 
 // Kinds returns the rule kinds w owns: an update from its source replaces
-// the rules of these kinds in force and no others. They are the kinds given
+// the rules of these kinds in force and no others, and of these only the
+// kinds whose rules the update changed (all of them at the first update),
+// so that re-sending a kind unchanged never undoes a push of it. They are the kinds given
 // by WithKinds; without it, every kind the source has held a rule of since
 // Watch started (a kind once held stays owned, so that removing its last
 // rule from the source removes it from force). With WithApplier it returns
@@ -272,10 +303,24 @@ func (w *Watcher) Kinds() []rules.Kind {
 	if w.cfg.kinds != nil {
 		return slices.Clone(w.cfg.kinds)
 	}
-	if p := w.kinds.Load(); p != nil {
-		return slices.Clone(*p)
+	if p := w.own.Load(); p != nil {
+		return slices.Clone(p.kinds)
 	}
 	return nil
+}
+
+// Owned returns the rules of the kinds w owns (Kinds) as its source last
+// gave them; the zero Set before the first update. It changes before the
+// rules in force do, so a rule listener woken by a change from w already
+// sees it. With WithApplier it is the Property's value.
+func (w *Watcher) Owned() rules.Set {
+	if w.cfg.customApply {
+		return w.prop.Get()
+	}
+	if p := w.own.Load(); p != nil {
+		return p.set
+	}
+	return rules.Set{}
 }
 
 // inForce reports whether set is the property's value, what the custom
