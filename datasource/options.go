@@ -85,9 +85,10 @@ func (o loggerOption) applyPersist(c *persistConfig) { c.logger = o.l }
 // update (with the flow and degrade rule counts) and each write.
 func WithLogger(l *slog.Logger) Option { return loggerOption{l} }
 
-// WithApplier replaces rules.Apply as the way a good Set is put in force, for
-// tests and for runtimes other than this module's. A non-nil error rejects
-// the update like a parse error. With a custom applier the Watcher compares a
+// WithApplier replaces rules.Update as the way a good Set is put in force, for
+// tests and for runtimes other than this module's; it gets the whole set
+// and is not serialized with package rules' other writers. A non-nil error
+// rejects the update like a parse error. With a custom applier the Watcher compares a
 // push with its Property, not with the runtime, to skip re-applying.
 func WithApplier(fn func(rules.Set) error) WatchOption {
 	return watchOption(func(c *watchConfig) { c.apply, c.customApply = fn, true })

@@ -35,8 +35,11 @@ func Persist(dest WritableSource, opts ...PersistOption) (stop func()) {
 }
 
 // Persist is Persist(source, opts...) for the Source w reads, which must be
-// a WritableSource (the file and etcd sources are), with one difference: the
-// rules w last put in force from its source are never written back. They
+// a WritableSource (the file and etcd sources are), with two differences.
+// A watcher bound to kinds with WithKinds writes back only those: the rules
+// in force of its kinds, and its store's other kinds as the store last had
+// them, so a change of a kind another source owns is not written here. And
+// the rules w last put in force from its source are never written back. They
 // are there already, and the store may have moved on since (a second edit
 // the watcher has not read yet), which a write-back would undo. Once w has
 // stopped, every change is written.

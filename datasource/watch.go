@@ -46,9 +46,12 @@ type Watcher struct {
 }
 
 // Watch feeds src into the runtime. Every push is parsed and validated; a
-// good one is put in force (by default with rules.Apply: all kinds at once, each
-// resource switching atomically, so no call ever sees a moment without
-// rules) and becomes the Property's value. A bad one is rejected: the last
+// good one is put in force and becomes the Property's value. By default it
+// is put in force with one rules.Update, serialized with every other change
+// made through package rules (other sources, dashboard pushes): the rules of
+// the kinds the watcher owns (Kinds, WithKinds) that the push changed are
+// replaced, every other kind stays as it is, and each resource switches
+// atomically, so no call ever sees a moment without rules. A bad one is rejected: the last
 // good rules stay, an Error record is logged with the positions, LastError
 // returns it and Rejected counts it. A later good push applies as usual.
 //
