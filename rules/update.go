@@ -32,9 +32,9 @@ var ErrUnchanged = errors.New("rules: unchanged")
 // force advances the generation by one and returns the new one. fn runs
 // under the lock: it must not call Update or Apply, and should not block.
 //
-// Rules loaded with runtime.LoadRules or its per-kind loaders directly do
-// not take this lock; load through Apply or Update to be serialized with
-// the data sources and the dashboard.
+// Rules loaded with runtime.LoadRules, its per-kind loaders or
+// gateway.Load directly do not take this lock; load through Apply or
+// Update to be serialized with the data sources and the dashboard.
 func Update(fn func(cur Set) (Set, error)) (gen uint64, err error) {
 	updateMu.Lock()
 	defer updateMu.Unlock()
