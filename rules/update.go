@@ -38,12 +38,19 @@ var ErrUnchanged = errors.New("rules: unchanged")
 func Update(fn func(cur Set) (Set, error)) (gen uint64, err error) {
 	updateMu.Lock()
 	defer updateMu.Unlock()
-	next, err := fn(Current())
+	cur := Current()
+	next, err := fn(cur)
 	if errors.Is(err, ErrUnchanged) {
 		return generation.Load(), nil
 	}
 	if err != nil {
 		return generation.Load(), err
+	}
+	if equalGateway(next, cur) {
+		// The gateway's rules and definitions stay as they are: leave
+		// them out rather than load them again.
+		next.GatewayFlow, next.APIGroups, next.HasGateway = nil, nil, false
+		next.GatewayFlowAt, next.APIGroupsAt = nil, nil
 	}
 	if err := apply(next); err != nil {
 		return generation.Load(), err
