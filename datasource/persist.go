@@ -51,6 +51,38 @@ func (w *Watcher) Persist(opts ...PersistOption) (stop func(), err error) {
 	return persist(dest, w, opts), nil
 }
 
+// Writer returns the WritableSource of the store w reads, restricted as
+// Watcher.Persist restricts it: a write of a set stores what Persist would
+// (with WithKinds, only w's kinds, the store's other kinds kept as the
+// store had them) and skips what w last read from the store. Give it to
+// transport.Config.Writer so that a dashboard push of a kind w does not own
+// is not written into w's store. The store must be a WritableSource.
+func (w *Watcher) Writer() (WritableSource, error) {
+	dest, ok := w.src.(WritableSource)
+	if !ok {
+		return nil, fmt.Errorf("rules source %s cannot be written to (%T has no Write method)", w.name, w.src)
+	}
+	return ownedWriter{w: w, dest: dest}, nil
+}
+
+// ownedWriter is what Watcher.Writer returns.
+type ownedWriter struct {
+	w    *Watcher
+	dest WritableSource
+}
+
+// Write stores the part of s that belongs in w's store.
+func (o ownedWriter) Write(ctx context.Context, s rules.Set) error {
+	set := o.w.writeBack(s)
+	if o.w.cameFromSource(set) {
+		return nil
+	}
+	return o.dest.Write(ctx, set)
+}
+
+// String names the store, as the watcher does.
+func (o ownedWriter) String() string { return o.w.name }
+
 // persist starts a persister writing to dest; watched, when not nil, is the
 // watcher of dest whose rules are not written back.
 func persist(dest WritableSource, watched *Watcher, opts []PersistOption) (stop func()) {

@@ -188,3 +188,48 @@ func TestOverlayStoresOnlyWhatDiffers(t *testing.T) {
 		t.Errorf("the hand-written file was rewritten:\n%s", data)
 	}
 }
+
+// A watcher bound to flow hands the command center a writer that stores
+// only flow: a push of breakers leaves its file as it is, a push of flow
+// rules replaces the file's flow rules and keeps its breakers.
+func TestWatcherWriterStoresOnlyTheOwnedKinds(t *testing.T) {
+	if err := sentinel.LoadRules(sentinel.Rules{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sentinel.LoadRules(sentinel.Rules{}) })
+	quiet := slog.New(slog.DiscardHandler)
+	path := filepath.Join(t.TempDir(), "flow.toml")
+	if err := os.WriteFile(path, []byte(handWritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := datasource.Watch(ctx, file.New(path, file.WithPollInterval(10*time.Millisecond)),
+		datasource.WithKinds(rules.KindFlow), datasource.WithLogger(quiet))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-w.Done() }()
+	writer, err := w.Writer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := transport.Start(transport.Config{App: "owned", Listen: "127.0.0.1:0", Writer: writer, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := &overlayService{addr: "http://" + srv.Addr().String()}
+	s.push(t, "degrade", `[{"resource":"owned.b","grade":2,"count":3,"timeWindow":5}]`)
+	if data, _ := os.ReadFile(path); string(data) != handWritten {
+		t.Fatalf("a push of a kind the file's watcher does not own was written into it:\n%s", data)
+	}
+	s.push(t, "flow", `[{"resource":"overlay.order","grade":1,"count":42.0}]`)
+	got, err := rules.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Flow) != 1 || got.Flow[0].Count != 42 || len(got.Degrade) != 1 || got.Degrade[0].Resource != "overlay.order" {
+		t.Errorf("file after a flow push holds %+v / %+v, want the pushed flow rule and its own breaker", got.Flow, got.Degrade)
+	}
+}
