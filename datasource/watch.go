@@ -28,11 +28,11 @@ type Watcher struct {
 	stopped  bool // the source's Watch returned; later pushes are ignored
 	answered bool // first has been sent to
 
-	// fromSource is the set this watcher last put in force (or found in
-	// force) from its source, nil once it stopped. Watcher.Persist reads it
-	// to skip writing that set back to the store it came from. It is set
-	// before the set is applied, so a persister woken by the apply already
-	// sees it.
+	// fromSource is the set this watcher last read from its source and put
+	// in force (its owned kinds) or found in force, nil once it stopped.
+	// Watcher.Persist reads it to skip writing that set back to the store
+	// it came from. It is set before the set is applied, so a persister
+	// woken by the apply already sees it.
 	fromSource atomic.Pointer[rules.Set]
 
 	// own is what w owns: its kinds and their rules as its source last gave
@@ -51,9 +51,10 @@ type Watcher struct {
 // made through package rules (other sources, dashboard pushes): the rules of
 // the kinds the watcher owns (Kinds, WithKinds) that the push changed are
 // replaced, every other kind stays as it is, and each resource switches
-// atomically, so no call ever sees a moment without rules. A bad one is rejected: the last
-// good rules stay, an Error record is logged with the positions, LastError
-// returns it and Rejected counts it. A later good push applies as usual.
+// atomically, so no call ever sees a moment without rules. A bad one is
+// rejected: the last good rules stay, an Error record is logged with the
+// positions, LastError returns it and Rejected counts it. A later good push
+// applies as usual.
 //
 // Watch waits for the first update and fails fast: if it is rejected, if the
 // source reports an error (ReportError) or stops first, if ctx ends, or if
@@ -294,11 +295,11 @@ func (w *Watcher) kindsFor(set rules.Set) []rules.Kind {
 // Kinds returns the rule kinds w owns: an update from its source replaces
 // the rules of these kinds in force and no others, and of these only the
 // kinds whose rules the update changed (all of them at the first update),
-// so that re-sending a kind unchanged never undoes a push of it. They are the kinds given
-// by WithKinds; without it, every kind the source has held a rule of since
-// Watch started (a kind once held stays owned, so that removing its last
-// rule from the source removes it from force). With WithApplier it returns
-// nil: the applier decides.
+// so that re-sending a kind unchanged never undoes a push of it. They are
+// the kinds given by WithKinds; without it, every kind the source has held
+// a rule of since Watch started (a kind once held stays owned, so that
+// removing its last rule from the source removes it from force). With
+// WithApplier it returns nil: the applier decides.
 func (w *Watcher) Kinds() []rules.Kind {
 	if w.cfg.customApply {
 		return nil
