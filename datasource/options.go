@@ -29,6 +29,7 @@ type watchConfig struct {
 	apply          func(rules.Set) error
 	customApply    bool
 	initialTimeout time.Duration
+	kinds          []rules.Kind // WithKinds; nil: the kinds the source has held
 }
 
 // persistConfig is what PersistOptions set.
@@ -84,9 +85,10 @@ func (o loggerOption) applyPersist(c *persistConfig) { c.logger = o.l }
 // update (with the flow and degrade rule counts) and each write.
 func WithLogger(l *slog.Logger) Option { return loggerOption{l} }
 
-// WithApplier replaces rules.Apply as the way a good Set is put in force, for
-// tests and for runtimes other than this module's. A non-nil error rejects
-// the update like a parse error. With a custom applier the Watcher compares a
+// WithApplier replaces rules.Update as the way a good Set is put in force, for
+// tests and for runtimes other than this module's; it gets the whole set
+// and is not serialized with package rules' other writers. A non-nil error
+// rejects the update like a parse error. With a custom applier the Watcher compares a
 // push with its Property, not with the runtime, to skip re-applying.
 func WithApplier(fn func(rules.Set) error) WatchOption {
 	return watchOption(func(c *watchConfig) { c.apply, c.customApply = fn, true })
@@ -102,4 +104,18 @@ func WithInitialTimeout(d time.Duration) WatchOption {
 // (DefaultDebounce).
 func WithDebounce(d time.Duration) PersistOption {
 	return persistOption(func(c *persistConfig) { c.debounce = d })
+}
+
+// WithKinds binds the watcher to the rule kinds it owns, as Sentinel binds
+// each data source to one rule manager: an update from the source replaces
+// the rules of these kinds in force and leaves every other kind (a kind the
+// dashboard pushed, or another source owns) as it is; rules of other kinds
+// in its documents are ignored. Watcher.Persist writes back only these
+// kinds. Without WithKinds a watcher owns every kind its source has held a
+// rule of since it started (see Watcher.Kinds). Kinds are rules.Kinds and
+// the gateway's two (rules.AllKinds); Watch refuses any other. With
+// WithApplier the applier gets the whole set and ownership is its own.
+func WithKinds(kinds ...rules.Kind) WatchOption {
+	kinds = append([]rules.Kind{}, kinds...)
+	return watchOption(func(c *watchConfig) { c.kinds = kinds })
 }

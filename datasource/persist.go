@@ -35,8 +35,11 @@ func Persist(dest WritableSource, opts ...PersistOption) (stop func()) {
 }
 
 // Persist is Persist(source, opts...) for the Source w reads, which must be
-// a WritableSource (the file and etcd sources are), with one difference: the
-// rules w last put in force from its source are never written back. They
+// a WritableSource (the file and etcd sources are), with two differences.
+// A watcher bound to kinds with WithKinds writes back only those: the rules
+// in force of its kinds, and its store's other kinds as the store last had
+// them, so a change of a kind another source owns is not written here. And
+// the rules w last put in force from its source are never written back. They
 // are there already, and the store may have moved on since (a second edit
 // the watcher has not read yet), which a write-back would undo. Once w has
 // stopped, every change is written.
@@ -47,6 +50,38 @@ func (w *Watcher) Persist(opts ...PersistOption) (stop func(), err error) {
 	}
 	return persist(dest, w, opts), nil
 }
+
+// Writer returns the WritableSource of the store w reads, restricted as
+// Watcher.Persist restricts it: a write of a set stores what Persist would
+// (with WithKinds, only w's kinds, the store's other kinds kept as the
+// store had them) and skips what w last read from the store. Give it to
+// transport.Config.Writer so that a dashboard push of a kind w does not own
+// is not written into w's store. The store must be a WritableSource.
+func (w *Watcher) Writer() (WritableSource, error) {
+	dest, ok := w.src.(WritableSource)
+	if !ok {
+		return nil, fmt.Errorf("rules source %s cannot be written to (%T has no Write method)", w.name, w.src)
+	}
+	return ownedWriter{w: w, dest: dest}, nil
+}
+
+// ownedWriter is what Watcher.Writer returns.
+type ownedWriter struct {
+	w    *Watcher
+	dest WritableSource
+}
+
+// Write stores the part of s that belongs in w's store.
+func (o ownedWriter) Write(ctx context.Context, s rules.Set) error {
+	set := o.w.writeBack(s)
+	if o.w.cameFromSource(set) {
+		return nil
+	}
+	return o.dest.Write(ctx, set)
+}
+
+// String names the store, as the watcher does.
+func (o ownedWriter) String() string { return o.w.name }
 
 // persist starts a persister writing to dest; watched, when not nil, is the
 // watcher of dest whose rules are not written back.
@@ -154,6 +189,9 @@ func (p *persister) flush() {
 // save writes the rules in force unless they are known to be there.
 func (p *persister) save() {
 	set := rules.Current()
+	if p.watched != nil {
+		set = p.watched.writeBack(set)
+	}
 	if p.hasLast && p.last.Equal(set) {
 		return
 	}

@@ -15,8 +15,9 @@ import (
 //
 // An adapter for a configuration store must:
 //   - push the full current set of documents every time, never a partial
-//     one or only the document that changed: what is pushed replaces
-//     everything in force, so a missing document means "no rules from it";
+//     one or only the document that changed: what is pushed replaces the
+//     rules in force of every kind the watcher owns (see Watcher.Kinds), so
+//     a missing document means "no rules from it";
 //   - push an empty list only when the store really holds no documents, never
 //     as a stand-in for "could not read" (that would lift every rule);
 //   - push a document only once it is complete: a file being written, a

@@ -3,6 +3,7 @@ package datasource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,12 +28,16 @@ type Watcher struct {
 	stopped  bool // the source's Watch returned; later pushes are ignored
 	answered bool // first has been sent to
 
-	// fromSource is the set this watcher last put in force (or found in
-	// force) from its source, nil once it stopped. Watcher.Persist reads it
-	// to skip writing that set back to the store it came from. It is set
-	// before the set is applied, so a persister woken by the apply already
-	// sees it.
+	// fromSource is the set this watcher last read from its source and put
+	// in force (its owned kinds) or found in force, nil once it stopped.
+	// Watcher.Persist reads it to skip writing that set back to the store
+	// it came from. It is set before the set is applied, so a persister
+	// woken by the apply already sees it.
 	fromSource atomic.Pointer[rules.Set]
+
+	// own is what w owns: its kinds and their rules as its source last gave
+	// them. Like fromSource it is set before the rules change.
+	own atomic.Pointer[ownership]
 
 	lastErr  atomic.Pointer[error]
 	rejected atomic.Uint64
@@ -41,11 +46,15 @@ type Watcher struct {
 }
 
 // Watch feeds src into the runtime. Every push is parsed and validated; a
-// good one is put in force (by default with rules.Apply: all kinds at once, each
-// resource switching atomically, so no call ever sees a moment without
-// rules) and becomes the Property's value. A bad one is rejected: the last
-// good rules stay, an Error record is logged with the positions, LastError
-// returns it and Rejected counts it. A later good push applies as usual.
+// good one is put in force and becomes the Property's value. By default it
+// is put in force with one rules.Update, serialized with every other change
+// made through package rules (other sources, dashboard pushes): the rules of
+// the kinds the watcher owns (Kinds, WithKinds) that the push changed are
+// replaced, every other kind stays as it is, and each resource switches
+// atomically, so no call ever sees a moment without rules. A bad one is
+// rejected: the last good rules stay, an Error record is logged with the
+// positions, LastError returns it and Rejected counts it. A later good push
+// applies as usual.
 //
 // Watch waits for the first update and fails fast: if it is rejected, if the
 // source reports an error (ReportError) or stops first, if ctx ends, or if
@@ -56,6 +65,11 @@ type Watcher struct {
 // Ending ctx stops the source; Done closes once it has returned.
 func Watch(ctx context.Context, src Source, opts ...WatchOption) (*Watcher, error) {
 	cfg := newWatchConfig(opts)
+	for _, k := range cfg.kinds {
+		if !slices.Contains(rules.AllKinds(), k) {
+			return nil, fmt.Errorf("rules source %s: WithKinds: unknown rule kind %q (want one of %v)", sourceName(src), k, rules.AllKinds())
+		}
+	}
 	w := &Watcher{
 		src:   src,
 		name:  sourceName(src),
@@ -170,19 +184,80 @@ func (w *Watcher) push(docs []rules.Document) {
 	for _, warn := range set.Warnings {
 		w.cfg.logger.Warn("rules document warning", "source", w.name, "warning", warn.Error())
 	}
-	if !w.cfg.customApply {
-		// Parameter names (param = "sku") become indexes here, as the
-		// runtime holds them, so that the set compares equal to the rules
-		// in force: else Persist would write the file back with indexes,
-		// and every re-read would reload.
-		if set, err = rules.Resolve(set); err != nil {
-			w.rejectLocked(err)
-			return
+	if w.cfg.customApply {
+		w.pushCustomLocked(set)
+		return
+	}
+	// Parameter names (param = "sku") become indexes here, as the runtime
+	// holds them, so that the set compares equal to the rules in force:
+	// else Persist would write the file back with indexes, and every
+	// re-read would reload.
+	if set, err = rules.Resolve(set); err != nil {
+		w.rejectLocked(err)
+		return
+	}
+	kinds := w.kindsFor(set)
+	mine := &ownership{kinds: kinds, set: rules.Set{}.Replace(set, kinds...)}
+	changed := w.changedKinds(mine)
+	// The read of the rules in force, the replacement of this source's
+	// changed kinds and the load are one rules.Update, serialized with
+	// every other source and every dashboard push.
+	var previous *rules.Set
+	var previousOwn *ownership
+	unchanged := false
+	_, err = rules.Update(func(cur rules.Set) (rules.Set, error) {
+		next := cur.Replace(set, changed...)
+		// Set before the load, so a persister woken by it already sees
+		// them.
+		previous = w.fromSource.Swap(&set)
+		previousOwn = w.own.Swap(mine)
+		if next.Equal(cur) {
+			// Already in force (Persist wrote it, or the source re-sent
+			// it): adopt it without reloading, which would only notify
+			// listeners.
+			unchanged = true
+			return cur, rules.ErrUnchanged
+		}
+		return next, nil
+	})
+	if err != nil {
+		w.fromSource.Store(previous)
+		w.own.Store(previousOwn)
+		w.rejectLocked(err)
+		return
+	}
+	w.prop.Update(set)
+	w.acceptLocked(set, !unchanged || !w.answered)
+}
+
+// ownership is what a Watcher owns: its kinds, and the rules of those kinds
+// as its source last gave them.
+type ownership struct {
+	kinds []rules.Kind
+	set   rules.Set
+}
+
+// changedKinds returns the kinds of next whose rules differ from the
+// source's previous update: all of them at the first update. An update
+// replaces only these, so that a source re-sending a kind unchanged (a
+// document edited elsewhere) does not undo a push of that kind.
+func (w *Watcher) changedKinds(next *ownership) []rules.Kind {
+	prev := w.own.Load()
+	if prev == nil {
+		return next.kinds
+	}
+	var out []rules.Kind
+	for _, k := range next.kinds {
+		if !slices.Contains(prev.kinds, k) || !next.set.Only(k).Equal(prev.set.Only(k)) {
+			out = append(out, k)
 		}
 	}
+	return out
+}
+
+// pushCustomLocked hands set whole to the WithApplier function.
+func (w *Watcher) pushCustomLocked(set rules.Set) {
 	if w.inForce(set) {
-		// Already in force (Persist wrote it, or the source re-sent it):
-		// adopt it without reloading, which would only notify listeners.
 		w.fromSource.Store(&set)
 		w.prop.Update(set)
 		w.acceptLocked(set, !w.answered)
@@ -198,16 +273,81 @@ func (w *Watcher) push(docs []rules.Document) {
 	w.acceptLocked(set, true)
 }
 
-// inForce reports whether set is what the applier last put in force: the
-// runtime's rules with the default applier, else the property's value.
-func (w *Watcher) inForce(set rules.Set) bool {
-	if w.cfg.customApply {
-		p := w.prop
-		p.mu.RLock()
-		defer p.mu.RUnlock()
-		return p.set && p.value.Equal(set)
+// kindsFor returns the kinds an update holding set replaces: those given
+// by WithKinds, else every kind owned so far plus every kind set holds.
+func (w *Watcher) kindsFor(set rules.Set) []rules.Kind {
+	if w.cfg.kinds != nil {
+		return w.cfg.kinds
 	}
-	return rules.Current().Equal(set)
+	var owned []rules.Kind
+	if p := w.own.Load(); p != nil {
+		owned = p.kinds
+	}
+	var out []rules.Kind
+	for _, k := range rules.AllKinds() {
+		if slices.Contains(owned, k) || slices.Contains(set.Held(), k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Kinds returns the rule kinds w owns: an update from its source replaces
+// the rules of these kinds in force and no others, and of these only the
+// kinds whose rules the update changed (all of them at the first update),
+// so that re-sending a kind unchanged never undoes a push of it. They are
+// the kinds given by WithKinds; without it, every kind the source has held
+// a rule of since Watch started (a kind once held stays owned, so that
+// removing its last rule from the source removes it from force). With
+// WithApplier it returns nil: the applier decides.
+func (w *Watcher) Kinds() []rules.Kind {
+	if w.cfg.customApply {
+		return nil
+	}
+	if w.cfg.kinds != nil {
+		return slices.Clone(w.cfg.kinds)
+	}
+	if p := w.own.Load(); p != nil {
+		return slices.Clone(p.kinds)
+	}
+	return nil
+}
+
+// Owned returns the rules of the kinds w owns (Kinds) as its source last
+// gave them; the zero Set before the first update. It changes before the
+// rules in force do, so a rule listener woken by a change from w already
+// sees it. With WithApplier it is the Property's value.
+func (w *Watcher) Owned() rules.Set {
+	if w.cfg.customApply {
+		return w.prop.Get()
+	}
+	if p := w.own.Load(); p != nil {
+		return p.set
+	}
+	return rules.Set{}
+}
+
+// inForce reports whether set is the property's value, what the custom
+// applier was last given.
+func (w *Watcher) inForce(set rules.Set) bool {
+	p := w.prop
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.set && p.value.Equal(set)
+}
+
+// writeBack returns what Watcher.Persist writes to w's store when cur is
+// in force: every kind of cur, or, with WithKinds, the store's last set
+// with only the owned kinds taken from cur.
+func (w *Watcher) writeBack(cur rules.Set) rules.Set {
+	if w.cfg.kinds == nil || w.cfg.customApply {
+		return cur
+	}
+	base := w.prop.Get()
+	if p := w.fromSource.Load(); p != nil {
+		base = *p
+	}
+	return base.Replace(cur, w.cfg.kinds...)
 }
 
 // cameFromSource reports whether set is what this watcher, still running,

@@ -15,7 +15,16 @@ import (
 // param-flow rule that names its parameter (param = "sku") gets the index
 // that name has among the parameters the resource's generated code
 // declared; a name the resource does not have is an error at the rule.
+//
+// Apply is Update with a function that returns s: it is serialized with
+// every other change made through this package and advances Generation.
 func Apply(s Set) error {
+	_, err := Update(func(Set) (Set, error) { return s, nil })
+	return err
+}
+
+// apply validates s and puts it in force; Update calls it under its lock.
+func apply(s Set) error {
 	if err := Validate(s); err != nil {
 		return err
 	}

@@ -30,7 +30,14 @@
 //	Load / LoadAll / Parse(Document)  ->  Set (rules + where each was read)
 //	Validate(Set)                      ->  every problem, positioned (*Error)
 //	Apply(Set)                         ->  runtime.LoadRules: all kinds or none
+//	Update(func(cur Set) (Set, error)) ->  read-modify-write, one at a time
 //	Current() / Encode(Set, Format)    ->  the rules in force, written back out
+//
+// Apply and Update are the one writer of the rules in force: each change
+// through them (a data source's update, a dashboard push, a call in code)
+// reads, builds and loads under one lock and advances Generation, so two
+// changes of different kinds never undo each other. Rules loaded with
+// runtime.LoadRules directly bypass that lock.
 //
 // Parse validates too, so a Set it returns can be applied. Errors name the
 // file and line (TOML) or JSON path of the offending rule or field and say

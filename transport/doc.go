@@ -11,7 +11,8 @@
 // otherwise), apart from the application's own server: Sentinel's protocol
 // has no authentication, and setRules changes the rules in force. Rules
 // pushed by the dashboard are read by package rules and go through the same
-// validate-then-swap as every other source (rules.Apply); then every kind in
+// validate-then-swap as every other source, as one rules.Update serialized
+// with every data source's update (a push replaces its own kind only); then every kind in
 // force is written through Config.Writer when one is set. ReadOnly refuses
 // pushes outright. Statistics come from a
 // metrics.Sampler, which reads the runtime's existing counters.

@@ -91,10 +91,14 @@ func (s *Server) push(kind, data string) (int, string) {
 	defer s.pushMu.Unlock()
 	k := pushKinds[kind]
 	pushed, err := rules.Parse(rules.Document{Name: name, Data: []byte(data), Format: rules.FormatJSON, Kind: k})
-	next := rules.Current()
+	var next rules.Set
 	if err == nil {
-		next = replaceKind(next, k, pushed)
-		err = rules.Apply(next)
+		// One read-modify-write, serialized with every data source's
+		// update: a source's change of another kind is never undone.
+		_, err = rules.Update(func(cur rules.Set) (rules.Set, error) {
+			next = replaceKind(cur, k, pushed)
+			return next, nil
+		})
 	}
 	if err != nil {
 		s.log.Warn("sentinel transport: refused pushed rules; the rules in force are unchanged", "kind", kind, "error", err)

@@ -3,6 +3,7 @@ package load
 import (
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -44,10 +45,12 @@ func installRules(cfg *Config, moved func(at time.Duration, to string)) (stop fu
 	if cfg.RulesInForce {
 		return watchBreaker(moved), nil
 	}
-	if err := runtime.LoadRules(runtime.Rules{}); err != nil {
+	// Through rules.Apply, the one writer of the rules in force, so that a
+	// data source or a dashboard push never interleaves with these loads.
+	if err := rules.Apply(rules.Set{}); err != nil {
 		return nil, err
 	}
-	if err := runtime.LoadRules(runtime.Rules{Flow: flowRules(cfg), Degrade: degradeRules(cfg)}); err != nil {
+	if err := rules.Apply(rules.Set{Flow: flowRules(cfg), Degrade: degradeRules(cfg)}); err != nil {
 		return nil, err
 	}
 	return watchBreaker(moved), nil

@@ -17,10 +17,12 @@
 //
 // With -transport the service speaks Sentinel's dashboard protocol (see
 // docs/dashboard.md); -dashboard sends it heartbeats, -read-only refuses
-// rules pushed from it (pushes are written back to the -rules file when one
-// is given):
+// rules pushed from it. The -rules file is never written: with -rules-push,
+// pushed rules are kept in that machine-owned file instead and put in force
+// over the -rules file's at the next start:
 //
 //	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -dashboard 127.0.0.1:8080
+//	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -rules rules.toml -rules-push rules.pushed.json
 //
 // With -http it serves Prometheus metrics at /metrics and the built-in page
 // at / (see docs/observability.md):
@@ -41,7 +43,6 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
-	"github.com/sentinelgen/sentinelgen/datasource/file"
 	"github.com/sentinelgen/sentinelgen/examples/orders"
 	"github.com/sentinelgen/sentinelgen/examples/orders/load"
 	"github.com/sentinelgen/sentinelgen/metrics"
@@ -79,7 +80,8 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fs.Float64Var(&cfg.InvalidRate, "invalid", cfg.InvalidRate, "fraction of invalid requests (passed through)")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the failing and invalid calls")
 	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
-	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored)")
+	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored); it is never written")
+	rulesPush := fs.String("rules-push", "", "keep rules pushed from the dashboard in this machine-owned Sentinel-JSON `file`, laid over -rules at start (needs -rules and -transport)")
 	var tc transport.Config
 	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
 	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address` (e.g. 127.0.0.1:8719); off when empty")
@@ -98,11 +100,26 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		tc.Sampler.Start()
 		defer tc.Sampler.Stop()
 	}
-	if tc.Listen != "" {
-		if *simulate {
-			return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
+	if *rulesPush != "" && (*rulesFile == "" || tc.Listen == "") {
+		return fmt.Errorf("-rules-push needs -rules and -transport")
+	}
+	if tc.Listen != "" && *simulate {
+		return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
+	}
+	// The rules come first, so that the command center's writer knows
+	// the rules the file holds.
+	var pushed datasource.WritableSource
+	if *rulesFile != "" {
+		w, stopRules, err := watchRules(ctx, *rulesFile, *rulesPush, out)
+		if err != nil {
+			return err
 		}
-		stopTransport, err := startTransport(tc, *rulesFile, out)
+		defer stopRules()
+		cfg.RulesInForce = true
+		pushed = w
+	}
+	if tc.Listen != "" {
+		stopTransport, err := startTransport(tc, pushed, out)
 		if err != nil {
 			return err
 		}
@@ -121,19 +138,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		defer stopHTTP()
 	}
 
-	if *rulesFile != "" {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		watcher, err := file.Watch(ctx, *rulesFile, datasource.WithLogger(logger))
-		if err != nil {
-			return fmt.Errorf("no rules are in force, so the service does not start: %w", err)
-		}
-		cfg.RulesInForce = true
-		set := watcher.Property().Get()
-		fmt.Fprintf(out, "rules from %s (watched: a file renamed into place applies within %v, one written in place once unchanged for %v): %d flow, %d degrade\n",
-			*rulesFile, file.DefaultPollInterval, file.DefaultSettle, len(set.Flow), len(set.Degrade))
-	} else {
+	if *rulesFile == "" {
 		fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
 			cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)
 	}
@@ -191,17 +196,19 @@ func printTotals(out io.Writer, r load.Report) {
 }
 
 // startTransport starts the command center (and heartbeats) and says where
-// it listens; pushed rules are written back to rulesFile when one is given.
-func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (stop func(), err error) {
+// it listens; pushed rules are written to pushed when it is not nil.
+func startTransport(cfg transport.Config, pushed datasource.WritableSource, out io.Writer) (stop func(), err error) {
 	cfg.Logger = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	if rulesFile != "" {
-		cfg.Writer = file.New(rulesFile)
-	}
+	cfg.Writer = pushed
 	srv, err := transport.Start(cfg)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(out, "sentinel command center on %s (app %s, dashboard %q, read-only %v)\n", srv.Addr(), cfg.App, cfg.Dashboard, cfg.ReadOnly)
+	kept := "until the service stops (-rules-push keeps them)"
+	if pushed != nil {
+		kept = "in " + fmt.Sprint(pushed)
+	}
+	fmt.Fprintf(out, "sentinel command center on %s (app %s, dashboard %q, read-only %v); pushed rules kept %s\n", srv.Addr(), cfg.App, cfg.Dashboard, cfg.ReadOnly, kept)
 	return func() { _ = srv.Close() }, nil
 }
 

@@ -37,8 +37,10 @@ func TestTransportFlags(t *testing.T) {
 	}))
 	defer dash.Close()
 
-	// A copy of the example's rule file: a push is written back to it.
-	rulesFile := filepath.Join(t.TempDir(), "rules.toml")
+	// A copy of the example's rule file, which a push must leave as it is,
+	// and the machine-owned file pushes are kept in.
+	dir := t.TempDir()
+	rulesFile, pushFile := filepath.Join(dir, "rules.toml"), filepath.Join(dir, "rules.pushed.json")
 	orig, err := os.ReadFile("../../rules.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func TestTransportFlags(t *testing.T) {
 	}
 	addr := startBinary(t, regexp.MustCompile(`sentinel command center on (127\.0\.0\.1:\d+)`), "its command center listens",
 		"-duration=30s", "-qps=50", "-slow-until=0s", "-app=orders-test",
-		"-rules="+rulesFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
+		"-rules="+rulesFile, "-rules-push="+pushFile, "-transport=127.0.0.1:0", "-dashboard="+strings.TrimPrefix(dash.URL, "http://"))
 
 	select {
 	case form := <-beats:
@@ -60,18 +62,7 @@ func TestTransportFlags(t *testing.T) {
 		t.Error("no heartbeat reached the dashboard")
 	}
 
-	get := func(cmd string, q url.Values) string {
-		resp, err := http.Get("http://" + addr + "/" + cmd + "?" + q.Encode())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d %s", cmd, resp.StatusCode, b)
-		}
-		return string(b)
-	}
+	get := func(cmd string, q url.Values) string { return getCmd(t, addr, cmd, q) }
 	// Fetch completed seconds as the dashboard's MetricFetcher does, until
 	// createOrder's traffic shows (a loaded machine may start it late).
 	var pass int64
@@ -112,7 +103,8 @@ func TestTransportFlags(t *testing.T) {
 		t.Errorf("clusterNode has no createOrder node with traffic: %+v", nodes)
 	}
 
-	// A push from the dashboard is in force and written back to the file.
+	// A push from the dashboard is in force and kept in the -rules-push
+	// file; the hand-written -rules file stays byte for byte as it was.
 	push := `[{"resource":"createOrder","grade":1,"count":42.0,"limitApp":"default","strategy":0,"controlBehavior":0}]`
 	resp, err := http.PostForm("http://"+addr+"/setRules", url.Values{"type": {"flow"}, "data": {push}})
 	if err != nil {
@@ -126,17 +118,50 @@ func TestTransportFlags(t *testing.T) {
 	if body := get("getRules", url.Values{"type": {"flow"}}); !strings.Contains(body, `"count":42.0`) {
 		t.Errorf("getRules after the push: %s", body)
 	}
-	saved, err := os.ReadFile(rulesFile)
-	if err != nil || !strings.Contains(string(saved), "count = 42") || !strings.Contains(string(saved), "[[degrade]]") {
-		t.Errorf("rule file after the push (%v):\n%s", err, saved)
+	if saved, err := os.ReadFile(rulesFile); err != nil || string(saved) != string(orig) {
+		t.Errorf("the -rules file after the push (%v):\n%s", err, saved)
 	}
+	if kept, err := os.ReadFile(pushFile); err != nil || !strings.Contains(string(kept), `"count": 42`) || strings.Contains(string(kept), "degrade") {
+		t.Errorf("the -rules-push file after the push (%v):\n%s", err, kept)
+	}
+
+	// The next start puts the pushed rule in force over the file's, whose
+	// breaker (slowCall = "200ms") is in force as written.
+	addr2 := startBinary(t, regexp.MustCompile(`sentinel command center on (127\.0\.0\.1:\d+)`), "the restarted service listens",
+		"-duration=30s", "-qps=1", "-slow-until=0s", "-app=orders-test", "-rules="+rulesFile, "-rules-push="+pushFile, "-transport=127.0.0.1:0")
+	if body := getCmd(t, addr2, "getRules", url.Values{"type": {"flow"}}); !strings.Contains(body, `"count":42.0`) {
+		t.Errorf("getRules after a restart: %s, want the pushed count 42", body)
+	}
+	if body := getCmd(t, addr2, "getRules", url.Values{"type": {"degrade"}}); !strings.Contains(body, `"count":200.0`) {
+		t.Errorf("getRules type=degrade after a restart: %s, want the file's slow-call breaker", body)
+	}
+	if saved, _ := os.ReadFile(rulesFile); string(saved) != string(orig) {
+		t.Errorf("the -rules file after a restart:\n%s", saved)
+	}
+}
+
+// getCmd asks the command center at addr for cmd and returns the answer.
+func getCmd(t *testing.T, addr, cmd string, q url.Values) string {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/" + cmd + "?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: %d %s", cmd, resp.StatusCode, b)
+	}
+	return string(b)
 }
 
 func TestTransportFlagsMisuse(t *testing.T) {
 	for _, args := range [][]string{
-		{"-dashboard=127.0.0.1:8080"},           // heartbeats without a command center to announce
-		{"-read-only"},                          // nothing to be read-only
-		{"-simulate", "-transport=127.0.0.1:0"}, // simulated seconds are not wall-clock seconds
+		{"-dashboard=127.0.0.1:8080"},                     // heartbeats without a command center to announce
+		{"-read-only"},                                    // nothing to be read-only
+		{"-simulate", "-transport=127.0.0.1:0"},           // simulated seconds are not wall-clock seconds
+		{"-rules-push=p.json", "-transport=127.0.0.1:0"},  // pushes laid over no rules file
+		{"-rules=../../rules.toml", "-rules-push=p.json"}, // nothing pushes
 	} {
 		if err := run(context.Background(), args, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
