@@ -29,6 +29,7 @@ type watchConfig struct {
 	apply          func(rules.Set) error
 	customApply    bool
 	initialTimeout time.Duration
+	goneMeansEmpty bool // see WithGoneMeansEmpty
 }
 
 // persistConfig is what PersistOptions set.
