@@ -34,7 +34,13 @@ var errWatchClosed = errors.New("watch closed by etcd")
 // failure of an outage is reported through datasource.ReportError, so the
 // watcher's LastError says why updates stopped; the current documents are
 // pushed again once etcd answers, which clears it without reloading
-// anything.
+// anything. The source also reads its keys every probe interval, and when
+// the connection comes back (see WithProbe and probe.go): no answer within
+// the probe timeout is reported as an outage, and a read showing another
+// history than the one watched (changed cluster ID, revision gone back,
+// different value at a revision already seen) is pushed and watched from.
+// Documents that are all deleted are reported gone (see gone.go), not
+// pushed as an empty set.
 //
 // Watch returns an error only when the client has been closed.
 func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
