@@ -33,7 +33,10 @@ type heldCount struct {
 	_ [56]byte
 }
 
-// heldCounter returns n's reservation counter, making it on first use.
+// heldCounter returns n's reservation counter, making it on first use: at
+// load for the nodes a rule names, at the first call for the node of an
+// origin first seen then (an allocation while pinned, which the Go runtime
+// allows: a pinned goroutine does no GC assist work).
 func (n *node) heldCounter() *heldCount {
 	if c := n.held.Load(); c != nil {
 		return c
