@@ -49,17 +49,20 @@ func inFlightPeak(r *Resource, ctx context.Context, goroutines, calls int) (peak
 // compares, and gives it back when the call is refused.
 func TestConcurrencyRuleNeverExceedsCount(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(8))
-	r := NewResource(uniqueName(t, "exact"))
-	mustLoadFlow(t, FlowRule{Resource: r.Name(), Grade: FlowGradeConcurrency, Count: 50})
-	peak, admitted := inFlightPeak(r, context.Background(), 10000, 20)
-	if peak > 50 {
-		t.Fatalf("%d calls in flight at once under a concurrency rule of 50", peak)
-	}
-	if admitted < 50 {
-		t.Fatalf("only %d calls admitted", admitted)
-	}
-	if c := r.Concurrency(); c != 0 {
-		t.Fatalf("concurrency %d after every call exited", c)
+	// Three rounds: a race lost once in a while shows in one of them.
+	for round := range 3 {
+		r := NewResource(uniqueName(t, "exact"))
+		mustLoadFlow(t, FlowRule{Resource: r.Name(), Grade: FlowGradeConcurrency, Count: 50})
+		peak, admitted := inFlightPeak(r, context.Background(), 10000, 20)
+		if peak > 50 {
+			t.Fatalf("round %d: %d calls in flight at once under a concurrency rule of 50", round, peak)
+		}
+		if admitted < 50 {
+			t.Fatalf("round %d: only %d calls admitted", round, admitted)
+		}
+		if c := r.Concurrency(); c != 0 {
+			t.Fatalf("round %d: concurrency %d after every call exited", round, c)
+		}
 	}
 }
 
