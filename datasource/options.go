@@ -30,6 +30,7 @@ type watchConfig struct {
 	customApply    bool
 	initialTimeout time.Duration
 	kinds          []rules.Kind // WithKinds; nil: the kinds the source has held
+	goneMeansEmpty bool         // see WithGoneMeansEmpty
 }
 
 // persistConfig is what PersistOptions set.

@@ -19,7 +19,10 @@ import (
 //     rules in force of every kind the watcher owns (see Watcher.Kinds), so
 //     a missing document means "no rules from it";
 //   - push an empty list only when the store really holds no documents, never
-//     as a stand-in for "could not read" (that would lift every rule);
+//     as a stand-in for "could not read" (that would lift every rule); when
+//     documents it pushed are all gone (deleted), report an error wrapping
+//     ErrGone instead, so the Watcher gives it one meaning for every source
+//     (keep the last good rules, or WithGoneMeansEmpty);
 //   - push a document only once it is complete: a file being written, a
 //     value being uploaded in parts, is not pushed until it is whole;
 //   - report a problem that is not a document (connection lost, key gone,

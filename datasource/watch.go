@@ -359,6 +359,9 @@ func (w *Watcher) cameFromSource(set rules.Set) bool {
 
 // report is the ReportError callback handed to the source.
 func (w *Watcher) report(err error) {
+	if w.applyGone(err) {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.stopped {

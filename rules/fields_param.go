@@ -123,7 +123,23 @@ func (d *decoder) decodeParamFlow(rec *record) (runtime.ParamFlowRule, ruleSites
 		d.fail(fieldPosition(rec.pos, "paramIdx"), "paramIdx", "missing; say which argument the rule limits with "+hint)
 	}
 	d.requireCount(rec, "blocks every value")
+	d.refuseZeroDuration(r)
 	return r, d.sites
+}
+
+// refuseZeroDuration refuses a rule that writes its duration as 0.
+// Sentinel's ParamFlowRuleUtil.isValidRule refuses durationInSec 0, so a
+// document a Java service would refuse is refused here too; only the Go
+// zero value of a rule built in code means the default (see
+// NormalizeParamFlow). A negative duration is left to validation.
+func (d *decoder) refuseZeroDuration(r runtime.ParamFlowRule) {
+	s, ok := d.sites["DurationInSec"]
+	if !ok || s.failed || r.DurationInSec != 0 {
+		return
+	}
+	d.fail(s.pos, s.key, "is 0; a hot-parameter rule counts over 1 second or more, and Sentinel refuses 0 (leave the field out for the default, 1 second)")
+	s.failed = true
+	d.sites["DurationInSec"] = s
 }
 
 // requireItemField reports an item field left out, and records it as

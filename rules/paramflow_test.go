@@ -146,6 +146,10 @@ func TestParamFlowErrors(t *testing.T) {
 			[]string{`e.toml:8: paramFlowItemList[0].count: want an integer, found string "many"`,
 				`e.toml:10: paramFlowItemList[1].object: missing; an item gives the value it limits`,
 				`e.toml:13: paramFlowItemList[1].colour: unknown field`}},
+		{"zero duration in JSON", "p-param-flow.json", "[\n  {\"resource\": \"a\", \"paramIdx\": 0, \"count\": 1},\n  {\"resource\": \"b\", \"paramIdx\": 0, \"count\": 1,\n   \"durationInSec\": 0}\n]",
+			[]string{`p-param-flow.json:4: [1].durationInSec: is 0; a hot-parameter rule counts over 1 second or more, and Sentinel refuses 0 (leave the field out for the default, 1 second)`}},
+		{"zero duration in TOML", "e.toml", "[[paramFlow]]\nresource = 'a'\nparamIdx = 0\ncount = 1\nduration = '0s'\n",
+			[]string{`e.toml:5: duration: is 0; a hot-parameter rule counts over 1 second or more, and Sentinel refuses 0 (leave the field out for the default, 1 second)`}},
 		{"item in JSON", "p-param-flow.json", `[{"resource": "a", "paramIdx": 0, "count": 1, "paramFlowItemList": [{"object": 7, "count": 1}, 3]}]`,
 			[]string{`p-param-flow.json:1: [0].paramFlowItemList[1]: want an item {object, classType, count}, found integer 3`}},
 	}

@@ -32,6 +32,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	ctx := context.Background()
 	chainCtx := WithEntrance(ctx, entrance)
 	opts := []EntryOption{AcquireCount(1), Prioritized()}
+	overCap := []EntryOption{AcquireCount(MaxAcquireCount + 1)}
 	cases := map[string]func(){
 		"pass": func() {
 			e, be := pass.Entry(ctx)
@@ -58,6 +59,11 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		},
 		"flow block": func() {
 			if _, be := block.Entry(ctx); be == nil {
+				t.Fatal("not blocked")
+			}
+		},
+		"refused over the acquire cap": func() {
+			if _, be := pass.Entry(ctx, overCap...); be == nil {
 				t.Fatal("not blocked")
 			}
 		},

@@ -108,3 +108,24 @@ func BenchmarkEntryToExitPass(b *testing.B) {
 		e.Exit()
 	}
 }
+
+// BenchmarkEntryExitPassConcurrency is BenchmarkEntryExitPass with a
+// concurrency rule in place of the QPS rule: the pass path of the grade that
+// reserves a place in flight.
+func BenchmarkEntryExitPassConcurrency(b *testing.B) {
+	name := "bench-pass-concurrency"
+	r := NewResource(name)
+	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: name, Grade: FlowGradeConcurrency, Count: 1e12}}, Degrade: []DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = LoadRules(Rules{}) })
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		e, be := r.Entry(ctx)
+		if be != nil {
+			b.Fatal(be)
+		}
+		e.Exit()
+	}
+}

@@ -47,6 +47,10 @@ type flowCheck struct {
 	origin *node
 	// app says whose calls the rule counts (LimitApp).
 	app uint8
+	// exact is true for a concurrency rule that counts the resource's own
+	// calls (direct or chain strategy): Entry reserves a place in flight for
+	// it before comparing (see reserve), instead of calling check.
+	exact bool
 	// direct is true for the common rule, a local QPS reject rule on the
 	// resource's own second-level window, which Entry decides pinned from
 	// the window's cached bound, without calling check.
@@ -72,6 +76,7 @@ func newFlowCheck(r FlowRule, index int) *flowCheck {
 	}
 	f.limit = countLimit(r.Count)
 	f.app = appOf(r.LimitApp)
+	f.exact = r.Grade == FlowGradeConcurrency && r.Strategy != StrategyRelate && !r.ClusterMode
 	f.direct = r.Grade == FlowGradeQPS && r.Strategy == StrategyDirect && r.ControlBehavior == BehaviorReject && !r.ClusterMode && f.own == nil &&
 		f.app == appAll
 	if r.ControlBehavior == BehaviorRateLimiter || r.ControlBehavior == BehaviorWarmUpRateLimiter {
@@ -140,6 +145,8 @@ func (f *flowCheck) check(r *Resource, via, from *node, nowNs, secondID, acquire
 	}
 	nowMs := nowNs / 1e6
 	if f.rule.Grade == FlowGradeConcurrency {
+		// A relate rule reads another resource's calls, which this call
+		// does not join: it compares that count and reserves nothing.
 		if float64(src.inFlight.Load()+acquire) > f.rule.Count {
 			return verdictBlock
 		}

@@ -14,6 +14,10 @@ const (
 	// FlowGradeQPS limits passed calls per second. It is the zero value.
 	FlowGradeQPS FlowGrade = 0
 	// FlowGradeConcurrency limits calls in flight (Sentinel's thread grade).
+	// A call reserves its place before the comparison, so no more than
+	// Count calls are ever in flight under the rule, however many arrive
+	// together (relate-strategy rules, which read another resource's calls,
+	// compare only). See flow_reserve.go for what that costs.
 	FlowGradeConcurrency FlowGrade = 1
 )
 

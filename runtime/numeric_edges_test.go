@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -81,21 +83,47 @@ func TestMaxAcquireCountKeepsCountersExact(t *testing.T) {
 	}
 }
 
-// AcquireCount caps its argument at MaxAcquireCount, and at the cap a
-// 2-second call's response-time sum stays exact (it overflowed at 1<<30).
-func TestAcquireCountIsCapped(t *testing.T) {
+// A call at MaxAcquireCount counts exactly, and a 2-second call's
+// response-time sum stays exact; a call over it is refused, never counted as
+// less: under a count of 1.5*2^40, calls of 2^30 each must not all pass as
+// calls of 2^20 would.
+func TestAcquireCountOverTheCapIsRefused(t *testing.T) {
 	clock := useManualClock(t)
 	r := NewResource(uniqueName(t, "res"))
-	e, be := r.Entry(t.Context(), AcquireCount(1<<30))
+	e, be := r.Entry(t.Context(), AcquireCount(MaxAcquireCount))
 	if be != nil {
 		t.Fatal(be)
 	}
 	if s := r.Snapshot(); s.Pass != MaxAcquireCount {
-		t.Fatalf("AcquireCount(1<<30) counted %d passes, want MaxAcquireCount %d", s.Pass, MaxAcquireCount)
+		t.Fatalf("AcquireCount(MaxAcquireCount) counted %d passes, want %d", s.Pass, MaxAcquireCount)
 	}
 	clock.Advance(2 * time.Second)
 	e.Exit()
 	if s := r.Snapshot(); s.AvgRTMs != 2000 {
 		t.Fatalf("average RT %v ms, want 2000", s.AvgRTMs)
+	}
+	if !strings.Contains(AcquireOverMaxRule, "("+strconv.Itoa(MaxAcquireCount)+")") {
+		t.Fatalf("AcquireOverMaxRule %q does not name the cap %d", AcquireOverMaxRule, MaxAcquireCount)
+	}
+
+	limited := NewResource(uniqueName(t, "limited"))
+	mustLoadFlow(t, FlowRule{Resource: limited.Name(), Grade: FlowGradeQPS, Count: 1.5 * (1 << 40)})
+	passed := 0
+	for range 3000 {
+		e, be := limited.Entry(t.Context(), AcquireCount(1<<30))
+		if be == nil {
+			passed++
+			e.Exit()
+			continue
+		}
+		if be.Type() != BlockTypeFlow || be.Rule() != AcquireOverMaxRule || be.Resource() != limited.Name() {
+			t.Fatalf("refusal %q: type %v rule %q resource %q", be.Error(), be.Type(), be.Rule(), be.Resource())
+		}
+	}
+	if passed != 0 {
+		t.Fatalf("%d calls of AcquireCount(1<<30) passed, want every one refused", passed)
+	}
+	if s := limited.Snapshot(); s.Pass != 0 || s.Block != 3000 {
+		t.Fatalf("snapshot pass %d block %d, want 0 and 3000", s.Pass, s.Block)
 	}
 }

@@ -74,8 +74,9 @@ func (e *Entry) exitAny(p stripe.P, id, nowMs, rtMs int64) {
 }
 
 // exitRare records the end of a call that went through guard (see
-// Resource.enterAny): in its origin's node, in the inbound aggregate, and to
-// its hot-parameter checks. The caller is unpinned.
+// Resource.enterAny) or holds a concurrency reservation: in its origin's
+// node, in the inbound aggregate, to its hot-parameter checks, and gives
+// back its places in flight. The caller is unpinned.
 func (e *Entry) exitRare(id, nowMs, rtMs, acquire int64) {
 	if e.from != nil {
 		e.from.exit(stripe.Pin(), id, rtMs, acquire, e.failed)
@@ -86,5 +87,8 @@ func (e *Entry) exitRare(id, nowMs, rtMs, acquire int64) {
 	}
 	if e.rules.param != nil {
 		e.rules.param.exit(&e.params, acquire)
+	}
+	if e.guard&guardHeld != 0 {
+		e.releaseHeld(e.res)
 	}
 }

@@ -121,8 +121,9 @@ type Entry struct {
 	failed   bool
 	exited   bool
 	// guard is nonzero when the call went through the checks before the
-	// flow rules (see Resource.guard); only then are from and params
-	// meaningful.
+	// flow rules (see Resource.guard) or holds a concurrency rule's
+	// reservation (guardHeld); only then are from and params meaningful
+	// (from is nil and params empty when guard did not run).
 	guard guardFlags
 	// inPlace is set by InPlace until the next entry into e takes it: that
 	// call takes no exit ticket.
@@ -179,6 +180,17 @@ const (
 	// guardOther marks a call whose origin no flow rule of the resource
 	// names (what limitApp "other" applies to).
 	guardOther
+	// guardHeldOwn, guardHeldFrom and guardHeldVia mark a call that holds a
+	// place in flight reserved by a concurrency rule (see flow_reserve.go)
+	// on the resource's node, its origin's node or its entrance's node;
+	// Exit, or the refusal that drops the call, gives the place back. They
+	// make guard nonzero, so the call leaves through exitRare or dropRare,
+	// which release them; the common call never sets them.
+	guardHeldOwn
+	guardHeldFrom
+	guardHeldVia
+	// guardHeld is every reservation flag.
+	guardHeld = guardHeldOwn | guardHeldFrom | guardHeldVia
 )
 
 // Entry asks to run one call of the resource. It returns a nil *BlockError
@@ -215,6 +227,9 @@ func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opt
 	acquire, prioritized := int64(1), false
 	if len(opts) != 0 {
 		acquire, prioritized = applyEntryOptions(opts)
+		if acquire > MaxAcquireCount {
+			return r.refuseOverAcquire(e)
+		}
 	}
 	rs := r.rules.Load()
 	if rs == nil {
@@ -264,6 +279,14 @@ func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opt
 		}
 		if f.app != appAll && !f.applies(e) {
 			continue
+		}
+		if f.exact {
+			// A concurrency rule reserves, pinned (atomics only), and a
+			// refusal's drop gives back every place the call reserved.
+			if f.reserve(r, e, via, acquire) {
+				continue
+			}
+			return r.drop(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
 		}
 		stripe.Unpin()
 		v := f.check(r, via, e.origin(), nowNs, id, acquire, prioritized)
@@ -364,6 +387,9 @@ func (r *Resource) dropRare(e *Entry, rs *ruleSet, id, acquire int64, blocked *B
 	}
 	if rs.param != nil {
 		rs.param.exit(&e.params, acquire)
+	}
+	if e.guard&guardHeld != 0 {
+		e.releaseHeld(r)
 	}
 	*e = Entry{}
 	return blocked

@@ -300,6 +300,14 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 		if f.app == appOne {
 			f.origin = origins.named[r.LimitApp]
 		}
+		if f.exact {
+			// The reservation counter of the node the rule counts, made
+			// now rather than at a call (nodes of "other" origins, made
+			// at their first call, get theirs there: see reserve).
+			if n := f.source(res, f.ref, f.origin); n != nil {
+				n.heldCounter()
+			}
+		}
 		if f.warm != nil && (f.app == appAll || r.Strategy != StrategyDirect) {
 			// Per-origin nodes get theirs from buildOriginNodes.
 			f.source(res, f.ref, nil).enablePerSecond()

@@ -31,6 +31,9 @@ type node struct {
 	// previous second's rate. Nil until a warm-up rule reads this node, so
 	// resources without warm-up pay nothing for it.
 	perSecond atomic.Pointer[leaparray.Window]
+	// held counts the places in flight concurrency rules reserved on this
+	// node (see flow_reserve.go); nil until such a rule reads the node.
+	held atomic.Pointer[heldCount]
 }
 
 func newNode() *node {

@@ -21,5 +21,10 @@
 // resumes its watch from the last revision it saw when etcd is back, so no
 // update is missed and none is applied twice; if that revision has been
 // compacted meanwhile it reads everything again and pushes only if something
-// changed.
+// changed. A hung server is found by a periodic read with a deadline
+// (WithProbe) and reported, the rules staying; a server that came back with
+// another history (an empty data directory, a restored backup) is read
+// again and followed. A deleted key is a gone document (datasource.ErrGone):
+// the last good rules stay unless the watcher was started with
+// datasource.WithGoneMeansEmpty.
 package etcd

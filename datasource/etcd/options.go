@@ -17,6 +17,8 @@ type config struct {
 	backoffMin     time.Duration
 	backoffMax     time.Duration
 	requestTimeout time.Duration
+	probeInterval  time.Duration
+	probeTimeout   time.Duration
 	logger         *slog.Logger
 }
 
@@ -29,11 +31,22 @@ const (
 	defaultRequestTimeout = 5 * time.Second
 )
 
+// Default probe timings (see WithProbe): a server that stops answering is
+// reported at most DefaultProbeInterval + DefaultProbeTimeout after it
+// stopped, and one that came back with another history is read again within
+// DefaultProbeInterval.
+const (
+	DefaultProbeInterval = 5 * time.Second
+	DefaultProbeTimeout  = 5 * time.Second
+)
+
 func newConfig(opts []Option) config {
 	c := config{
 		backoffMin:     defaultBackoffMin,
 		backoffMax:     defaultBackoffMax,
 		requestTimeout: defaultRequestTimeout,
+		probeInterval:  DefaultProbeInterval,
+		probeTimeout:   DefaultProbeTimeout,
 		logger:         slog.Default(),
 	}
 	for _, o := range opts {
@@ -86,6 +99,26 @@ func WithRequestTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
 			c.requestTimeout = d
+		}
+	}
+}
+
+// WithProbe sets how often a watching source reads its keys to check the
+// server (every interval, and whenever the connection comes back) and how
+// long it waits for the answer. A server that does not answer within timeout
+// (hung, stopped, stuck) is reported through datasource.ReportError, the
+// rules in force staying, until a read answers. A read showing another
+// history than the watch followed (a changed cluster ID, a revision that
+// went back, a value that differs at a revision already seen) makes the
+// source push what it read and watch again from there. Non-positive values
+// keep the defaults (DefaultProbeInterval, DefaultProbeTimeout).
+func WithProbe(interval, timeout time.Duration) Option {
+	return func(c *config) {
+		if interval > 0 {
+			c.probeInterval = interval
+		}
+		if timeout > 0 {
+			c.probeTimeout = timeout
 		}
 	}
 }

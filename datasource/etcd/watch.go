@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
@@ -33,7 +34,13 @@ var errWatchClosed = errors.New("watch closed by etcd")
 // failure of an outage is reported through datasource.ReportError, so the
 // watcher's LastError says why updates stopped; the current documents are
 // pushed again once etcd answers, which clears it without reloading
-// anything.
+// anything. The source also reads its keys every probe interval, and when
+// the connection comes back (see WithProbe and probe.go): no answer within
+// the probe timeout is reported as an outage, and a read showing another
+// history than the one watched (changed cluster ID, revision gone back,
+// different value at a revision already seen) is pushed and watched from.
+// Documents that are all deleted are reported gone (see gone.go), not
+// pushed as an empty set.
 //
 // Watch returns an error only when the client has been closed.
 func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
@@ -69,6 +76,11 @@ type watchLoop struct {
 	read bool
 	// failing says a failure was reported and nothing has been pushed since.
 	failing bool
+	// cluster is the ID of the etcd cluster seen is from (see probe.go).
+	cluster uint64
+	// had says the last documents pushed were not none: their deletion is
+	// then a gone document (see gone.go).
+	had bool
 }
 
 func (l *watchLoop) run(ctx context.Context) error {
@@ -83,6 +95,9 @@ func (l *watchLoop) run(ctx context.Context) error {
 		}
 		if s.client.Ctx().Err() != nil {
 			return fmt.Errorf("%v: %w", s, errClientClosed)
+		}
+		if errors.Is(err, errResynced) {
+			continue // seen was read afresh: watch from its revision
 		}
 		if errors.Is(err, rpctypes.ErrCompacted) {
 			s.resyncs.Add(1)
@@ -122,11 +137,12 @@ func (l *watchLoop) readAll(ctx context.Context) error {
 		if err == nil {
 			l.bo.reset()
 			l.next = resp.Header.Revision + 1
+			l.cluster = resp.Header.ClusterId
 			snapshot := snapshotOf(resp.Kvs)
 			changed := !l.read || !sameRevisions(l.seen, snapshot)
 			l.seen, l.read = snapshot, true
 			if changed || l.failing {
-				l.pushSeen()
+				l.pushSeen(ctx)
 			}
 			return nil
 		}
@@ -159,19 +175,31 @@ func (l *watchLoop) watch(ctx context.Context) error {
 	opened := make(chan clientv3.WatchChan, 1)
 	go func() { opened <- s.client.Watch(wctx, s.key, opts...) }()
 	var events clientv3.WatchChan // nil, never ready, until opened
+	probe := time.NewTicker(s.cfg.probeInterval)
+	defer probe.Stop()
 	for {
 		var resp clientv3.WatchResponse
 		select {
 		case events = <-opened:
+			continue
+		case <-probe.C:
+			// A hung server keeps the connection and the watch open and
+			// silent: only a request with a deadline finds it out.
+			if err := l.probe(ctx); err != nil {
+				return err
+			}
 			continue
 		case up := <-l.reachable:
 			switch {
 			case !up:
 				l.fail(ctx, errUnreachable)
 			case l.failing:
-				// The client resumes the watch by itself; pushing the
-				// unchanged documents tells the watcher all is well again.
-				l.pushSeen()
+				// The client resumes the watch by itself, but the server
+				// may have come back with another history: the probe
+				// checks, then tells the watcher all is well again.
+				if err := l.probe(ctx); err != nil {
+					return err
+				}
 			}
 			continue
 		case r, ok := <-events:
@@ -186,11 +214,14 @@ func (l *watchLoop) watch(ctx context.Context) error {
 		if err := resp.Err(); err != nil {
 			return err
 		}
+		if id := resp.Header.ClusterId; id != 0 && id != l.cluster {
+			return l.resync(ctx, fmt.Sprintf("etcd cluster ID changed from %x to %x", l.cluster, id))
+		}
 		switch {
 		case resp.Created:
 			l.bo.reset()
 			if l.failing {
-				l.pushSeen()
+				l.pushSeen(ctx)
 			}
 		case resp.IsProgressNotify():
 			// Every change up to the header's revision has been delivered,
@@ -198,7 +229,7 @@ func (l *watchLoop) watch(ctx context.Context) error {
 			l.next = max(l.next, resp.Header.Revision+1)
 		default:
 			if l.apply(resp.Events) || l.failing {
-				l.pushSeen()
+				l.pushSeen(ctx)
 			}
 		}
 	}
@@ -237,15 +268,15 @@ func (l *watchLoop) apply(events []*clientv3.Event) bool {
 	return changed
 }
 
-// pushSeen pushes the seen documents, then makes them Write's base, and
-// clears the failing state.
-func (l *watchLoop) pushSeen() {
+// pushSeen pushes the seen documents (or reports them gone: see gone.go),
+// then makes them Write's base, and clears the failing state.
+func (l *watchLoop) pushSeen(ctx context.Context) {
 	s := l.src
 	if l.failing {
 		l.failing = false
 		s.cfg.logger.Info("etcd reachable again", "source", s.String(), "revision", l.next-1)
 	}
-	l.push(s.documents(l.seen))
+	l.pushOrGone(ctx)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

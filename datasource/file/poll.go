@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -190,7 +191,8 @@ func (p *poller) fail(report func(error), what string, err error) {
 	if errors.As(err, &pathErr) {
 		err = pathErr.Err // the path is in the message already
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	gone := errors.Is(err, fs.ErrNotExist)
+	if gone {
 		what = "file is gone"
 	}
 	msg := what + ": " + err.Error()
@@ -198,5 +200,11 @@ func (p *poller) fail(report func(error), what string, err error) {
 		return
 	}
 	p.failure = msg
+	if gone {
+		// One meaning for a gone document across sources: see
+		// datasource.ErrGone and datasource.WithGoneMeansEmpty.
+		report(fmt.Errorf("%s: %s: %w; %w", p.path, what, err, datasource.ErrGone))
+		return
+	}
 	report(fmt.Errorf("%s: %s: %w", p.path, what, err))
 }

@@ -43,7 +43,8 @@ import (
 //
 // A missing, unreadable, oversized or (once settled) empty file is reported
 // with datasource.ReportError and not pushed: the last good rules stay in
-// force. An empty file is what a reader sees between a truncate and a write;
+// force. A missing file is reported as gone (datasource.ErrGone), so
+// datasource.WithGoneMeansEmpty makes its deletion lift the file's rules. An empty file is what a reader sees between a truncate and a write;
 // to remove every rule write a document with none (a TOML comment, or [] in
 // JSON). When the file is good again it is pushed even if its content is
 // what was pushed before, so the Watcher's LastError clears.

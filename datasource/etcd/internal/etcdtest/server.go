@@ -93,6 +93,46 @@ func (s *Server) Restart() {
 	}
 }
 
+// RestartEmpty ends the server (SIGKILL) and starts it again on the same
+// ports with an empty data directory, as a member restored without its data
+// would be: the same cluster and member, its history back to revision 1.
+func (s *Server) RestartEmpty() {
+	s.t.Helper()
+	s.stop()
+	if err := os.RemoveAll(s.dataDir); err != nil {
+		s.t.Fatalf("etcdtest: emptying the data directory: %v", err)
+	}
+	if err := os.MkdirAll(s.dataDir, 0o700); err != nil {
+		s.t.Fatalf("etcdtest: making the data directory: %v", err)
+	}
+	s.Restart()
+}
+
+// Pause stops the server's process (SIGSTOP): it keeps its connections open
+// and answers nothing, as a hung server does, until Resume.
+func (s *Server) Pause() {
+	s.t.Helper()
+	s.signal(syscall.SIGSTOP)
+}
+
+// Resume lets a paused server's process run again (SIGCONT).
+func (s *Server) Resume() {
+	s.t.Helper()
+	s.signal(syscall.SIGCONT)
+}
+
+// signal sends sig to the server's process, by its PID.
+func (s *Server) signal(sig syscall.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		s.t.Fatalf("etcdtest: no server to send %v", sig)
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("etcdtest: sending %v: %v", sig, err)
+	}
+}
+
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
