@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -249,6 +250,48 @@ func TestRealDashboard(t *testing.T) {
 		expectBlock(t, 0, realDashOnce("good", "sku-1", false))
 		d.api(http.MethodDelete, "/authority/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
 		expectBlock(t, 0, realDashOnce("evil", "sku-1", false))
+	})
+
+	// A read-only service refuses every push. The dashboard reports the
+	// refusal of flow and hot-parameter pushes, whose answers it checks,
+	// and shows success for degrade, system and authority pushes, whose
+	// failure its controllers ignore.
+	t.Run("readOnly", func(t *testing.T) {
+		d.t = t
+		const roApp = app + "-ro"
+		ro, err := Start(Config{App: roApp, Listen: "127.0.0.1:0", Dashboard: d.addr, HeartbeatInterval: 2 * time.Second, ReadOnly: true, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro.Close()
+		roIP, roPort, _ := net.SplitHostPort(ro.Addr().String())
+		roPortN, _ := strconv.Atoi(roPort)
+		eventually(t, 30*time.Second, roApp+" in /app/"+roApp+"/machines.json", func() bool {
+			var machines []struct{ Port int }
+			_ = json.Unmarshal(d.try(http.MethodGet, "/app/"+roApp+"/machines.json", nil, nil).Data, &machines)
+			return len(machines) == 1 && machines[0].Port == roPortN
+		})
+		roEntity := func(fields map[string]any) map[string]any {
+			fields["app"], fields["ip"], fields["port"] = roApp, roIP, roPortN
+			return fields
+		}
+		flow := d.try(http.MethodPost, "/v1/flow/rule", nil, roEntity(map[string]any{
+			"resource": res, "limitApp": "default", "grade": 1, "count": 0, "strategy": 0, "controlBehavior": 0, "clusterMode": false,
+		}))
+		if flow.Success || !strings.Contains(flow.Msg, "read-only") {
+			t.Errorf("flow push to a read-only service: the dashboard answered success=%v %q, want the refusal", flow.Success, flow.Msg)
+		}
+		degrade := d.try(http.MethodPost, "/degrade/rule", nil, roEntity(map[string]any{
+			"resource": res, "limitApp": "default", "grade": 2, "count": 1, "timeWindow": 60,
+			"minRequestAmount": 1, "statIntervalMs": 60000, "slowRatioThreshold": 1,
+		}))
+		if !degrade.Success {
+			t.Errorf("degrade push to a read-only service: the dashboard answered %q; docs/dashboard.md says it shows success", degrade.Msg)
+		}
+		if n := len(runtime.FlowRules()) + len(runtime.DegradeRules()); n != 0 {
+			t.Errorf("%d rules in force after pushes to a read-only service", n)
+		}
+		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 	})
 }
 
