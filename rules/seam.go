@@ -33,3 +33,16 @@ func declaredParamNames(resource string) (names []string, ok bool) {
 	}
 	return nil, false
 }
+
+// declaredParamKeys returns the key kinds of the parameters, after a
+// leading context.Context, that the generated code declared for resource
+// (runtime.WithParamKeys); ok is false when it declared none (code
+// generated before kinds were declared, or a resource not in this binary).
+func declaredParamKeys(resource string) (kinds []runtime.ParamKeyKind, ok bool) {
+	for _, r := range runtime.Resources() {
+		if r.Name() == resource {
+			return r.ParamKeys()
+		}
+	}
+	return nil, false
+}
