@@ -22,8 +22,8 @@ import (
 // realDashRes is the resource the real-dashboard test guards: inbound, so
 // system rules apply to it, with two hot parameters, as generated code
 // declares them.
-var realDashRes = runtime.NewResource("realdash.createOrder",
-	runtime.WithTrafficType(runtime.TrafficInbound), runtime.WithParamNames("sku", "req"))
+var realDashRes = runtime.NewResource("realdash.createOrder", runtime.WithTrafficType(runtime.TrafficInbound),
+	runtime.WithParamNames("sku", "req"), runtime.WithParamKeys(runtime.ParamKeyString, runtime.ParamNoKey))
 
 // realDashCall is one call of realDashRes from origin with the key sku,
 // held in flight until the returned exit runs; blocked is nil when it
@@ -212,6 +212,31 @@ func TestRealDashboard(t *testing.T) {
 		expectBlock(t, runtime.BlockTypeParamFlow, realDashOnce("", "sku-1", false))
 		d.api(http.MethodDelete, "/paramFlow/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
+
+		// Rules that could never apply to the resource's parameters are
+		// refused, and the dashboard shows why.
+		for idx, want := range map[int]string{
+			1: "parameter req (paramIdx 1) cannot be a hot-parameter key",
+			2: "paramIdx 2 is out of range",
+		} {
+			r := d.try(http.MethodPost, "/paramFlow/rule", nil, entity(map[string]any{"rule": map[string]any{
+				"resource": res, "limitApp": "default", "grade": 1, "paramIdx": idx, "count": 0, "durationInSec": 1,
+				"controlBehavior": 0, "paramFlowItemList": []any{}, "clusterMode": false,
+			}}))
+			if r.Success || !strings.Contains(r.Msg, want) {
+				t.Errorf("push of a rule on paramIdx %d: the dashboard answered success=%v %q, want the refusal %q", idx, r.Success, r.Msg, want)
+			}
+			if n := len(runtime.ParamFlowRules()); n != 0 {
+				t.Errorf("%d hot-parameter rules in force after a refused push", n)
+			}
+			// The dashboard kept the refused rule in its store: reading
+			// the machine's rules replaces the store with them.
+			var listed []any
+			_ = json.Unmarshal(d.api(http.MethodGet, "/paramFlow/rules", machine, nil), &listed)
+			if len(listed) != 0 {
+				t.Errorf("the dashboard lists %d hot-parameter rules of the machine, want none", len(listed))
+			}
+		}
 	})
 
 	t.Run("system", func(t *testing.T) {
