@@ -15,12 +15,15 @@
 // is watched: an edit during the run applies within a quarter of a second,
 // and a broken edit is logged and changes nothing.
 //
-// With -transport the service speaks Sentinel's dashboard protocol (see
-// docs/dashboard.md); -dashboard sends it heartbeats, -read-only refuses
+// With -dashboard the service speaks Sentinel's dashboard protocol (see
+// docs/dashboard.md) and sends the dashboard heartbeats; its command center
+// listens on -transport, 127.0.0.1:8720 by default. Not Sentinel's 8719: the
+// dashboard is itself a Sentinel client and binds 8719 for its own command
+// center, so a dashboard on the same host would hold it. -read-only refuses
 // rules pushed from it (pushes are written back to the -rules file when one
 // is given):
 //
-//	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -dashboard 127.0.0.1:8080
+//	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080
 //
 // With -http it serves Prometheus metrics at /metrics and the built-in page
 // at / (see docs/observability.md):
@@ -30,6 +33,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +42,7 @@ import (
 	"os/signal"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
@@ -48,6 +53,12 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 	"github.com/sentinelgen/sentinelgen/transport"
 )
+
+// dashboardListen is the command center's address when -dashboard is given
+// without -transport. It is not Sentinel's 8719: the dashboard is itself a
+// Sentinel client that binds 8719 for its own command center, so with a
+// dashboard on the same host that port is taken.
+const dashboardListen = "127.0.0.1:8720"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -82,8 +93,8 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored)")
 	var tc transport.Config
 	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
-	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address` (e.g. 127.0.0.1:8719); off when empty")
-	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (needs -transport)")
+	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address`; off when empty, unless -dashboard is given: then "+dashboardListen)
+	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (the command center then listens on -transport, "+dashboardListen+" by default)")
 	fs.BoolVar(&tc.ReadOnly, "read-only", false, "refuse rules pushed from the dashboard")
 	httpAddr := fs.String("http", "", "serve /metrics (Prometheus) and the built-in page at / on this `address` (a bare :port binds 127.0.0.1); off when empty")
 	if err := fs.Parse(args); err != nil {
@@ -91,6 +102,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if tc.Dashboard != "" && tc.Listen == "" {
+		tc.Listen = dashboardListen
 	}
 	if (tc.Listen != "" || *httpAddr != "") && !*simulate {
 		// One sampler serves the command center and -http.
@@ -108,7 +122,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		}
 		defer stopTransport()
 	} else if tc.Dashboard != "" || tc.ReadOnly {
-		return fmt.Errorf("-dashboard and -read-only need -transport")
+		return fmt.Errorf("-read-only needs -transport or -dashboard")
 	}
 	if *httpAddr != "" {
 		if *simulate {
@@ -197,6 +211,9 @@ func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (stop
 		cfg.Writer = file.New(rulesFile)
 	}
 	srv, err := transport.Start(cfg)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w (a Sentinel dashboard on this host binds 8719 for its own command center, and other Sentinel clients the ports after it: give -transport a free port)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
