@@ -30,9 +30,9 @@ const dashboardDirEnv = "SENTINEL_DASHBOARD_DIR"
 // realDashboard is a running dashboard and a logged-in client of its API.
 type realDashboard struct {
 	t      *testing.T // reports the API calls' failures; each subtest sets its own
-	home   string // the dashboard's user.home, logs and PID file
-	base   string // http://127.0.0.1:PORT
-	addr   string // 127.0.0.1:PORT, where services send heartbeats
+	home   string     // the dashboard's user.home, logs and PID file
+	base   string     // http://127.0.0.1:PORT
+	addr   string     // 127.0.0.1:PORT, where services send heartbeats
 	client *http.Client
 }
 
