@@ -22,7 +22,8 @@ import (
 
 // The unmodified Sentinel dashboard 1.8.9, started from the jar beside the
 // repository (../shared/sentinel-dashboard, or $SENTINEL_DASHBOARD_DIR) by
-// its own start script, and driven through the HTTP API its pages call.
+// its own start script (run by bash, so a copy without the executable bit
+// works too), and driven through the HTTP API its pages call.
 
 // dashboardDirEnv overrides where the dashboard's jar and scripts are.
 const dashboardDirEnv = "SENTINEL_DASHBOARD_DIR"
@@ -97,7 +98,7 @@ func startRealDashboard(t *testing.T) *realDashboard {
 	port := freePortPair(t)
 	d := &realDashboard{t: t, home: home, base: "http://127.0.0.1:" + strconv.Itoa(port), addr: "127.0.0.1:" + strconv.Itoa(port)}
 	t.Cleanup(func() { d.stop(t) })
-	out, err := exec.Command(start, home, strconv.Itoa(port)).CombinedOutput()
+	out, err := exec.Command("bash", start, home, strconv.Itoa(port)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("start-dashboard.sh: %v\n%s", err, out)
 	}
@@ -127,7 +128,7 @@ func (d *realDashboard) stop(t *testing.T) {
 		}
 	}
 	dir, _ := dashboardDir()
-	if out, err := exec.Command(filepath.Join(dir, "stop-dashboard.sh"), d.home).CombinedOutput(); err != nil {
+	if out, err := exec.Command("bash", filepath.Join(dir, "stop-dashboard.sh"), d.home).CombinedOutput(); err != nil {
 		t.Errorf("stop-dashboard.sh: %v\n%s", err, out)
 	}
 }
