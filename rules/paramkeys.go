@@ -17,10 +17,14 @@ import (
 // kinds, not Go types). Resources declared without key kinds
 // (runtime.WithParamKeys) are not checked.
 func checkParamKeys(s Set, paramFlow []runtime.ParamFlowRule) error {
+	if len(paramFlow) == 0 {
+		return nil
+	}
 	var errs []error
 	names := padTo(s.ParamFlowParam, len(paramFlow))
+	declared := declaredParamKeys()
 	for i, r := range paramFlow {
-		kinds, ok := declaredParamKeys(r.Resource)
+		kinds, params, ok := declared(r.Resource)
 		if !ok {
 			continue
 		}
@@ -29,7 +33,6 @@ func checkParamKeys(s Set, paramFlow []runtime.ParamFlowRule) error {
 			field = "param"
 		}
 		at := fieldPosition(positionAt(s.ParamFlowAt, i, tomlTable(KindParamFlow)), field)
-		params, _ := declaredParamNames(r.Resource)
 		if msg := paramKeyProblem(r, kinds, params); msg != "" {
 			errs = append(errs, &Error{Pos: at, Field: field, Msg: msg})
 		}
