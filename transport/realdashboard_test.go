@@ -177,7 +177,17 @@ func TestRealDashboard(t *testing.T) {
 		}))
 		_ = json.Unmarshal(raw, &rule)
 		expectBlock(t, runtime.BlockTypeFlow, realDashOnce("", "sku-1", false))
+		// An edit from the dashboard's dialog raises the count.
+		d.api(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}, "app": {app},
+			"limitApp": {"default"}, "resource": {res}, "grade": {"1"}, "count": {"1000000"}, "strategy": {"0"}, "controlBehavior": {"0"}}, nil)
+		if got := runtime.FlowRules(); len(got) != 1 || got[0].Count != 1000000 {
+			t.Fatalf("flow rules in force after the dashboard's edit: %+v, want one of count 1000000", got)
+		}
+		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 		d.api(http.MethodDelete, "/v1/flow/delete.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}}, nil)
+		if got := runtime.FlowRules(); len(got) != 0 {
+			t.Fatalf("flow rules in force after the dashboard's delete: %+v", got)
+		}
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 	})
 
