@@ -67,7 +67,7 @@ func TestCacheSkipsRenderingOnlyAnUpToDateFile(t *testing.T) {
 	if len(res.Changes) != 1 || res.Changes[0].Kind != Stale || strings.Contains(log, "cached") {
 		t.Fatalf("run after a model change = %+v, log %q; want the file rewritten", res, log)
 	}
-	if got, _ := os.ReadFile(path); !bytes.Contains(got, []byte(`runtime.NewResource("p.pong")`)) {
+	if got, _ := os.ReadFile(path); !bytes.Contains(got, []byte(`runtime.NewResource("p.pong", runtime.WithParamKeys())`)) {
 		t.Fatalf("the rewritten file does not follow the model:\n%s", got)
 	}
 

@@ -33,6 +33,29 @@ func paramNamesOption(r *annotate.Resource) jen.Code {
 	return jen.Qual(runtimePath, "WithParamNames").Call(names...)
 }
 
+// paramKeysOption declares the key kind of each hot parameter on the
+// resource (runtime.WithParamKeys), so that a rule on an index past the
+// parameters, or on one that gives no key, is refused when it is loaded.
+func paramKeysOption(r *annotate.Resource) jen.Code {
+	kinds := make([]jen.Code, len(r.HotParams))
+	for i, p := range r.HotParams {
+		kinds[i] = jen.Qual(runtimePath, runtimeKeyKinds[p.Kind])
+	}
+	return jen.Qual(runtimePath, "WithParamKeys").Call(kinds...)
+}
+
+// runtimeKeyKinds names the runtime's key kind of each parameter kind: a
+// ParamFlowKey method gives a string key.
+var runtimeKeyKinds = map[annotate.ParamKind]string{
+	annotate.ParamNotKey:    "ParamNoKey",
+	annotate.ParamString:    "ParamKeyString",
+	annotate.ParamInt:       "ParamKeyInt",
+	annotate.ParamUint:      "ParamKeyUint",
+	annotate.ParamFloat:     "ParamKeyFloat",
+	annotate.ParamBool:      "ParamKeyBool",
+	annotate.ParamKeyMethod: "ParamKeyString",
+}
+
 // hasKeys reports whether any hot parameter can be a key. Without one, a
 // param rule could only ever see zero keys, which pass, so the wrapper
 // enters exactly as it does without parameters.

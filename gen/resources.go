@@ -24,7 +24,9 @@ func (g *fileGen) resourceVars() {
 
 // resourceOptions writes the options that differ from the runtime's defaults
 // (outbound traffic, common type, no parameter names); defaults are left out
-// to keep the line short.
+// to keep the line short. The parameters' key kinds are always declared,
+// an empty list for a function without parameters after ctx, so that the
+// rules package refuses a param-flow rule that could never apply.
 func resourceOptions(r *annotate.Resource) []jen.Code {
 	var opts []jen.Code
 	if r.EntryType == annotate.EntryIn {
@@ -36,7 +38,7 @@ func resourceOptions(r *annotate.Resource) []jen.Code {
 	if names := paramNamesOption(r); names != nil {
 		opts = append(opts, names)
 	}
-	return opts
+	return append(opts, paramKeysOption(r))
 }
 
 // resourceTypeName is the runtime constant for a directive's resourceType.

@@ -49,7 +49,7 @@ func TestGenerateAvoidsReservedPackageNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out, []byte("resPing2 = runtime.NewResource(\"p.ping\")")) || bytes.Contains(out, []byte("resPing =")) {
+	if !bytes.Contains(out, []byte("resPing2 = runtime.NewResource(\"p.ping\", runtime.WithParamKeys())")) || bytes.Contains(out, []byte("resPing =")) {
 		t.Fatalf("the resource variable does not avoid the reserved name:\n%s", out)
 	}
 }

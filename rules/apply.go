@@ -59,10 +59,15 @@ func loadRuntime(s Set) error {
 // resource's generated code declared (runtime.WithParamNames), and
 // ParamFlowParam cleared: the set as the runtime holds it, which Current
 // returns and Equal compares. s is left alone. A name the resource does not
-// declare is an error at the rule.
+// declare is an error at the rule, and so is a rule that can never apply to
+// the resource's generated code (runtime.WithParamKeys): an index past its
+// parameters, or a parameter whose type gives no key.
 func Resolve(s Set) (Set, error) {
 	paramFlow, err := resolveParams(s)
 	if err != nil {
+		return Set{}, err
+	}
+	if err := checkParamKeys(s, paramFlow); err != nil {
 		return Set{}, err
 	}
 	s.ParamFlow, s.ParamFlowParam = paramFlow, nil

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/sentinelgen/sentinelgen/runtime"
+import (
+	"sort"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
 
 // The calls into the runtime that the rules package makes for the rule
 // kinds of issue 14 are kept here, one function each, so that a change of
@@ -32,4 +36,22 @@ func declaredParamNames(resource string) (names []string, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// declaredParamKeys returns a lookup of the key kinds and names of the
+// parameters, after a leading context.Context, that the generated code
+// declared for a resource (runtime.WithParamKeys, runtime.WithParamNames);
+// ok is false when it declared no kinds (code generated before kinds were
+// declared, or a resource not in this binary). The resources are read
+// once, so that a set of many rules costs one pass over them.
+func declaredParamKeys() func(resource string) (kinds []runtime.ParamKeyKind, names []string, ok bool) {
+	rs := runtime.Resources() // sorted by name
+	return func(resource string) ([]runtime.ParamKeyKind, []string, bool) {
+		i := sort.Search(len(rs), func(i int) bool { return rs[i].Name() >= resource })
+		if i == len(rs) || rs[i].Name() != resource {
+			return nil, nil, false
+		}
+		kinds, ok := rs[i].ParamKeys()
+		return kinds, rs[i].ParamNames(), ok
+	}
 }

@@ -29,7 +29,8 @@ const (
 type resourceConfig struct {
 	traffic      TrafficType
 	resourceType ResourceType
-	paramNames   []string // see WithParamNames
+	paramNames   []string       // see WithParamNames
+	paramKeys    []ParamKeyKind // see WithParamKeys; nil when not declared
 }
 
 // ResourceOption configures a resource when NewResource first creates it.

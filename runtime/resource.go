@@ -41,6 +41,7 @@ func NewResource(name string, opts ...ResourceOption) *Resource {
 	if r.config.Load()&declaredBit == 0 {
 		r.config.Store(declaredBit | uint32(cfg.resourceType)<<8 | uint32(cfg.traffic))
 		declareParamNames(r, cfg.paramNames)
+		declareParamKeys(r, cfg.paramKeys)
 	}
 	return r
 }

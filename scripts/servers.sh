@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure redis-server and etcd are installed, for the tests that run
-# against real servers (cluster/redis, datasource/etcd). Each of those tests
+# against real servers (cluster/redis, datasource/etcd), and Java with curl
+# for the tests against Java Sentinel and its dashboard. Each of those tests
 # starts its own server on 127.0.0.1 (free ports, temporary data) and stops
 # it; this script only installs the Debian packages when a binary is missing,
 # then stops the system services the packages may start, so that nothing but
@@ -16,6 +17,10 @@ command -v etcd >/dev/null || need+=(etcd-server)
 # The conformance tests build and run a Java Sentinel harness (conformance/java).
 command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
+# The real-dashboard test (transport/realdashboard_test.go) starts the Sentinel
+# dashboard jar of ../shared/sentinel-dashboard with its start script, which
+# polls it with curl.
+command -v curl >/dev/null || need+=(curl)
 command -v chromium >/dev/null || need+=(chromium)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)

@@ -15,14 +15,17 @@
 // is watched: an edit during the run applies within a quarter of a second,
 // and a broken edit is logged and changes nothing.
 //
-// With -transport the service speaks Sentinel's dashboard protocol (see
-// docs/dashboard.md); -dashboard sends it heartbeats, -read-only refuses
+// With -dashboard the service speaks Sentinel's dashboard protocol (see
+// docs/dashboard.md) and sends the dashboard heartbeats; its command center
+// listens on -transport, 127.0.0.1:8720 by default. Not Sentinel's 8719: the
+// dashboard is itself a Sentinel client and binds 8719 for its own command
+// center, so a dashboard on the same host would hold it. -read-only refuses
 // rules pushed from it. The -rules file is never written: with -rules-push,
 // pushed rules are kept in that machine-owned file instead and put in force
 // over the -rules file's at the next start:
 //
-//	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -dashboard 127.0.0.1:8080
-//	go run ./examples/orders/cmd/orders -duration 10m -transport 127.0.0.1:8719 -rules rules.toml -rules-push rules.pushed.json
+//	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080
+//	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080 -rules rules.toml -rules-push rules.pushed.json
 //
 // With -http it serves Prometheus metrics at /metrics and the built-in page
 // at / (see docs/observability.md):
@@ -32,6 +35,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,6 +44,7 @@ import (
 	"os/signal"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
@@ -49,6 +54,12 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 	"github.com/sentinelgen/sentinelgen/transport"
 )
+
+// dashboardListen is the command center's address when -dashboard is given
+// without -transport. It is not Sentinel's 8719: the dashboard is itself a
+// Sentinel client that binds 8719 for its own command center, so with a
+// dashboard on the same host that port is taken.
+const dashboardListen = "127.0.0.1:8720"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -81,11 +92,11 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the failing and invalid calls")
 	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
 	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored); it is never written")
-	rulesPush := fs.String("rules-push", "", "keep rules pushed from the dashboard in this machine-owned Sentinel-JSON `file`, laid over -rules at start (needs -rules and -transport)")
+	rulesPush := fs.String("rules-push", "", "keep rules pushed from the dashboard in this machine-owned Sentinel-JSON `file`, laid over -rules at start (needs -rules, and -transport or -dashboard)")
 	var tc transport.Config
 	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
-	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address` (e.g. 127.0.0.1:8719); off when empty")
-	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (needs -transport)")
+	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address`; off when empty, unless -dashboard is given: then "+dashboardListen)
+	fs.StringVar(&tc.Dashboard, "dashboard", "", "send heartbeats to the Sentinel dashboard at `host:port` (the command center then listens on -transport, "+dashboardListen+" by default)")
 	fs.BoolVar(&tc.ReadOnly, "read-only", false, "refuse rules pushed from the dashboard")
 	httpAddr := fs.String("http", "", "serve /metrics (Prometheus) and the built-in page at / on this `address` (a bare :port binds 127.0.0.1); off when empty")
 	if err := fs.Parse(args); err != nil {
@@ -93,6 +104,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if tc.Dashboard != "" && tc.Listen == "" {
+		tc.Listen = dashboardListen
 	}
 	if (tc.Listen != "" || *httpAddr != "") && !*simulate {
 		// One sampler serves the command center and -http.
@@ -125,7 +139,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		}
 		defer stopTransport()
 	} else if tc.Dashboard != "" || tc.ReadOnly {
-		return fmt.Errorf("-dashboard and -read-only need -transport")
+		return fmt.Errorf("-read-only needs -transport or -dashboard")
 	}
 	if *httpAddr != "" {
 		if *simulate {
@@ -201,6 +215,9 @@ func startTransport(cfg transport.Config, pushed datasource.WritableSource, out 
 	cfg.Logger = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Writer = pushed
 	srv, err := transport.Start(cfg)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w (a Sentinel dashboard on this host binds 8719 for its own command center, and other Sentinel clients the ports after it: give -transport a free port)", err)
+	}
 	if err != nil {
 		return nil, err
 	}

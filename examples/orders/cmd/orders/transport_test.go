@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -157,14 +158,32 @@ func getCmd(t *testing.T, addr, cmd string, q url.Values) string {
 
 func TestTransportFlagsMisuse(t *testing.T) {
 	for _, args := range [][]string{
-		{"-dashboard=127.0.0.1:8080"},                     // heartbeats without a command center to announce
 		{"-read-only"},                                    // nothing to be read-only
 		{"-simulate", "-transport=127.0.0.1:0"},           // simulated seconds are not wall-clock seconds
+		{"-simulate", "-dashboard=127.0.0.1:8080"},        // -dashboard starts the command center too
 		{"-rules-push=p.json", "-transport=127.0.0.1:0"},  // pushes laid over no rules file
 		{"-rules=../../rules.toml", "-rules-push=p.json"}, // nothing pushes
 	} {
 		if err := run(context.Background(), args, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+// TestDashboardAloneListensBesideADashboard: -dashboard without -transport
+// starts the command center on the example's default, which is not the
+// port a dashboard on the same host binds for itself (8719), and a port in
+// use is reported with what to do. The test holds the default port (or
+// finds it held) so the example never serves.
+func TestDashboardAloneListensBesideADashboard(t *testing.T) {
+	if strings.HasSuffix(dashboardListen, ":8719") {
+		t.Fatalf("default command port %s is the one the dashboard binds for itself", dashboardListen)
+	}
+	if ln, err := net.Listen("tcp", dashboardListen); err == nil {
+		defer ln.Close()
+	}
+	err := run(context.Background(), []string{"-dashboard=127.0.0.1:1", "-duration=1s"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), dashboardListen) || !strings.Contains(err.Error(), "give -transport a free port") {
+		t.Fatalf("run with -dashboard alone, %s taken: %v; want the listen error on it with the hint", dashboardListen, err)
 	}
 }
