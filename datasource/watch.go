@@ -386,12 +386,15 @@ func (w *Watcher) acceptLocked(set rules.Set, counted bool) {
 // The first outcome is not logged: Watch returns it, and its caller reports
 // it (logging it here too would print it twice).
 func (w *Watcher) rejectLocked(err error) {
-	w.lastErr.Store(&err)
-	n := w.rejected.Add(1)
+	// Logged before it is counted, so that whoever sees the count (a test
+	// waiting on Rejected) also sees the record. Every rejection holds w.mu,
+	// so the number logged is the one counted.
 	if w.answered {
 		w.cfg.logger.Error("rules update rejected; the last good rules stay in force",
-			"source", w.name, "error", err.Error(), "rejected", n)
+			"source", w.name, "error", err.Error(), "rejected", w.rejected.Load()+1)
 	}
+	w.lastErr.Store(&err)
+	w.rejected.Add(1)
 	w.answerLocked(err)
 }
 
