@@ -40,8 +40,12 @@ func TestScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	report, err := os.ReadFile("../../scripts/testreport/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	root := t.TempDir()
-	files := map[string]string{"scripts/test.sh": string(script)}
+	files := map[string]string{"scripts/test.sh": string(script), "scripts/testreport/main.go": string(report)}
 	for name, text := range tree {
 		files[name] = text
 	}
@@ -80,6 +84,7 @@ func TestScript(t *testing.T) {
 		"module a fails", // the failing test's output is shown
 		"--- ok   ./b/nested: go test -race -count=1 ./...",
 		"FAIL ./a: go test -race -count=1 ./...",
+		"failing tests and packages:\n  example.com/fake/a: TestFails\n", // the summary names the test
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q\n%s", want, text)
@@ -95,7 +100,11 @@ func TestScript(t *testing.T) {
 			t.Errorf("output mentions %q, which must not be tested\n%s", never, text)
 		}
 	}
-	if strings.Count(text, "\nFAIL ") != 1 {
+	_, summary, _ := strings.Cut(text, "=== summary")
+	if strings.Count(summary, "\nFAIL ") != 1 {
 		t.Errorf("want exactly one failure in the summary\n%s", text)
+	}
+	if strings.Contains(text, "testreport does not build") {
+		t.Errorf("the script fell back to plain go test output\n%s", text)
 	}
 }

@@ -196,18 +196,22 @@ func (r *report) flushUnfinishedLocked(pkg string) {
 }
 
 // dropRunLines removes the "=== RUN" and similar framing lines that -json
-// mode adds to a test's output, which plain go test does not print.
+// mode adds to a test's output, which plain go test does not print, and puts
+// the test's "--- FAIL" line first, where plain go test prints it.
 func dropRunLines(s string) string {
-	var b strings.Builder
+	var head, body strings.Builder
 	for _, l := range strings.SplitAfter(s, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT") ||
-			strings.HasPrefix(t, "=== NAME") {
-			continue
+		switch {
+		case strings.HasPrefix(t, "=== RUN"), strings.HasPrefix(t, "=== PAUSE"), strings.HasPrefix(t, "=== CONT"),
+			strings.HasPrefix(t, "=== NAME"):
+		case strings.HasPrefix(t, "--- FAIL") && head.Len() == 0:
+			head.WriteString(l)
+		default:
+			body.WriteString(l)
 		}
-		b.WriteString(l)
 	}
-	return b.String()
+	return head.String() + body.String()
 }
 
 // failLocked records a failure once. A package whose tests failed is named

@@ -39,8 +39,8 @@ func TestReportPrintsFailuresAndNamesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{"b/b.go:1:23: undefined: x\n", "FAIL\tm/b [build failed]\n", "    a_test.go:4: boom\n",
-		"--- FAIL: TestBad (0.00s)\n", "panic: oops\n", "FAIL\tm\t4.0s\n"} {
+	for _, want := range []string{"b/b.go:1:23: undefined: x\n", "FAIL\tm/b [build failed]\n",
+		"--- FAIL: TestBad/sub (0.00s)\n    a_test.go:4: boom\n", "--- FAIL: TestBad (0.00s)\n", "panic: oops\n", "FAIL\tm\t4.0s\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
