@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // connLimiter is a net.Listener that holds at most max connections, and at
@@ -16,8 +17,10 @@ import (
 // delivering a whole request (a slow sender, or a keep-alive connection
 // idle since its last answer), taken from the client holding the most
 // connections: a client that sends its request at once is served, and the
-// slots a flood takes are the flood's own. Only when every connection is
-// being served is the new one closed at once.
+// slots a flood takes are the flood's own. Connections the server has not
+// read from yet go last: a request just accepted is not displaced by the
+// connections accepted after it while older ones are stalled mid-request.
+// Only when every connection is being served is the new one closed at once.
 type connLimiter struct {
 	net.Listener
 	max, perClient int
@@ -25,7 +28,16 @@ type connLimiter struct {
 	mu       sync.Mutex
 	total    int
 	byClient map[string]*list.List // of *limitedConn, longest waiting first
+
+	displaced, displacedUnread, refused atomic.Int64 // connections closed to make room, of them unread, closed at once
 }
+
+// The phases of a connection.
+const (
+	connNew     = iota // accepted, nothing read yet
+	connWaiting        // a request under way, or idle between requests
+	connServed         // a whole request read, its answer not yet written
+)
 
 // limitedConn is one connection the limiter holds.
 type limitedConn struct {
@@ -33,7 +45,8 @@ type limitedConn struct {
 	l      *connLimiter
 	client string
 	elem   *list.Element // nil once out of the limiter's lists
-	busy   atomic.Bool   // a whole request is read and being answered
+	phase  atomic.Int32  // connNew, connWaiting or connServed
+	since  time.Time     // when it was accepted
 	once   sync.Once
 }
 
@@ -56,51 +69,88 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 }
 
 // admit takes c in, closing the connections it displaces; nil means c was
-// closed, no slot being free.
+// closed, no slot being free. It may wait, holding up the next accepts,
+// until the oldest unread connection has had unreadGrace to be read.
 func (l *connLimiter) admit(c net.Conn) *limitedConn {
 	client := c.RemoteAddr().String()
 	if h, _, err := net.SplitHostPort(client); err == nil {
 		client = h
 	}
-	var victims []*limitedConn
+	for {
+		lc, wait := l.tryAdmit(c, client)
+		if wait <= 0 {
+			return lc
+		}
+		time.Sleep(wait)
+	}
+}
+
+// unreadGrace is how long a connection the server has not read from yet is
+// safe from being displaced: the time the server needs to read a request
+// sent at once, even on a busy machine, so that a burst of connections
+// accepted together does not displace the ones accepted just before it.
+const unreadGrace = 100 * time.Millisecond
+
+// tryAdmit is one attempt of admit: it takes c in, or closes it, or says
+// how long to wait before the next attempt.
+func (l *connLimiter) tryAdmit(c net.Conn, client string) (*limitedConn, time.Duration) {
+	now := time.Now()
 	l.mu.Lock()
-	refuse := func() *limitedConn {
-		l.mu.Unlock()
-		for _, v := range victims {
-			_ = v.Conn.Close()
-		}
-		_ = c.Close()
-		return nil
-	}
+	var victims []*limitedConn
 	if mine := l.byClient[client]; mine != nil && mine.Len() >= l.perClient {
-		v := l.waitingLongest(mine)
-		if v == nil {
-			return refuse()
+		v, wait := l.waitingLongest(mine, nil, now)
+		if wait > 0 {
+			l.mu.Unlock()
+			return nil, wait
 		}
-		l.drop(v)
+		if v == nil {
+			return l.refuse(c), 0
+		}
 		victims = append(victims, v)
 	}
-	if l.total >= l.max {
-		v := l.waitingLongest(l.heaviest())
-		if v == nil {
-			return refuse()
+	if l.total-len(victims) >= l.max {
+		var except *limitedConn
+		if len(victims) > 0 {
+			except = victims[0]
 		}
-		l.drop(v)
+		v, wait := l.waitingLongest(l.heaviest(), except, now)
+		if wait > 0 {
+			l.mu.Unlock()
+			return nil, wait
+		}
+		if v == nil {
+			return l.refuse(c), 0
+		}
 		victims = append(victims, v)
+	}
+	for _, v := range victims {
+		l.drop(v)
 	}
 	mine := l.byClient[client]
 	if mine == nil {
 		mine = list.New()
 		l.byClient[client] = mine
 	}
-	lc := &limitedConn{Conn: c, l: l, client: client}
+	lc := &limitedConn{Conn: c, l: l, client: client, since: now}
 	lc.elem = mine.PushBack(lc)
 	l.total++
 	l.mu.Unlock()
 	for _, v := range victims {
+		l.displaced.Add(1)
+		if v.phase.Load() == connNew {
+			l.displacedUnread.Add(1)
+		}
 		_ = v.Conn.Close()
 	}
-	return lc
+	return lc, 0
+}
+
+// refuse closes c, no slot being free; l.mu is held and released.
+func (l *connLimiter) refuse(c net.Conn) *limitedConn {
+	l.mu.Unlock()
+	l.refused.Add(1)
+	_ = c.Close()
+	return nil
 }
 
 // heaviest is the list of the client holding the most connections.
@@ -114,18 +164,36 @@ func (l *connLimiter) heaviest() *list.List {
 	return most
 }
 
-// waitingLongest is the connection of cl that has waited longest without
-// being served, or nil.
-func (l *connLimiter) waitingLongest(cl *list.List) *limitedConn {
+// waitingLongest is the connection of cl, other than except, that has
+// waited longest without being served, preferring one the server has read
+// from; an unread one only once it is unreadGrace old, else how long until
+// it is. It is nil with no wait when all are being served.
+func (l *connLimiter) waitingLongest(cl *list.List, except *limitedConn, now time.Time) (*limitedConn, time.Duration) {
 	if cl == nil {
-		return nil
+		return nil, 0
 	}
+	var unread *limitedConn
 	for e := cl.Front(); e != nil; e = e.Next() {
-		if c := e.Value.(*limitedConn); !c.busy.Load() {
-			return c
+		c := e.Value.(*limitedConn)
+		if c == except {
+			continue
+		}
+		switch c.phase.Load() {
+		case connWaiting:
+			return c, 0
+		case connNew:
+			if unread == nil {
+				unread = c
+			}
 		}
 	}
-	return nil
+	if unread == nil {
+		return nil, 0
+	}
+	if age := now.Sub(unread.since); age < unreadGrace {
+		return nil, unreadGrace - age
+	}
+	return unread, 0
 }
 
 // drop takes c out of the lists; l.mu is held.
@@ -155,10 +223,11 @@ func (c *limitedConn) Close() error {
 // served marks c as answering a whole request (true) or as waiting for the
 // next one (false): a waiting connection goes to the back of the line.
 func (c *limitedConn) served(busy bool) {
-	c.busy.Store(busy)
 	if busy {
+		c.phase.Store(connServed)
 		return
 	}
+	c.phase.Store(connWaiting)
 	c.l.mu.Lock()
 	if c.elem != nil {
 		c.l.byClient[c.client].MoveToBack(c.elem)
@@ -174,9 +243,17 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 	return context.WithValue(ctx, connKey{}, c)
 }
 
-// connState puts a connection back in line when it waits for a request.
+// connState follows a connection's phases: reading a request once the
+// server has read from it, back in line when it waits for the next one.
 func connState(c net.Conn, st http.ConnState) {
-	if lc, ok := c.(*limitedConn); ok && st == http.StateIdle {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	switch st {
+	case http.StateActive:
+		lc.phase.CompareAndSwap(connNew, connWaiting)
+	case http.StateIdle:
 		lc.served(false)
 	}
 }
@@ -187,4 +264,11 @@ func busy(r *http.Request) {
 	if lc, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
 		lc.served(true)
 	}
+}
+
+// open is the number of connections held.
+func (l *connLimiter) open() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.total
 }

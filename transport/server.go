@@ -116,6 +116,7 @@ const DefaultMaxPushRules = 20000
 type Server struct {
 	cfg      Config
 	ln       net.Listener
+	conns    *connLimiter // ln with the connection caps, which the HTTP server serves
 	http     *http.Server
 	commands map[string]command
 	names    []string // command names in registration order, for api
@@ -190,9 +191,9 @@ func Start(cfg Config) (*Server, error) {
 		ConnState:         connState,
 		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
-	limited := newConnLimiter(ln, cfg.MaxConns, cfg.MaxConnsPerClient)
+	s.conns = newConnLimiter(ln, cfg.MaxConns, cfg.MaxConnsPerClient)
 	go func() {
-		if err := s.http.Serve(limited); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.http.Serve(s.conns); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("sentinel transport: command center stopped", "error", err)
 		}
 	}()
