@@ -98,15 +98,17 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		tc.Sampler.Start()
 		defer tc.Sampler.Stop()
 	}
+	var refusals func() transport.PushRefusals // the command center's, for -http
 	if tc.Listen != "" {
 		if *simulate {
 			return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
 		}
-		stopTransport, err := startTransport(tc, *rulesFile, out)
+		srv, err := startTransport(tc, *rulesFile, out)
 		if err != nil {
 			return err
 		}
-		defer stopTransport()
+		defer srv.Close()
+		refusals = srv.Refusals
 	} else if tc.Dashboard != "" || tc.ReadOnly {
 		return fmt.Errorf("-dashboard and -read-only need -transport")
 	}
@@ -114,7 +116,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if *simulate {
 			return fmt.Errorf("-http serves wall-clock seconds; it cannot be used with -simulate")
 		}
-		stopHTTP, err := startHTTP(*httpAddr, tc.Sampler, out)
+		stopHTTP, err := startHTTP(*httpAddr, tc.Sampler, refusals, out)
 		if err != nil {
 			return err
 		}
@@ -191,7 +193,7 @@ func printTotals(out io.Writer, r load.Report) {
 
 // startTransport starts the command center (and heartbeats) and says where
 // it listens; pushed rules are written back to rulesFile when one is given.
-func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (stop func(), err error) {
+func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (*transport.Server, error) {
 	cfg.Logger = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if rulesFile != "" {
 		cfg.Writer = file.New(rulesFile)
@@ -201,7 +203,7 @@ func startTransport(cfg transport.Config, rulesFile string, out io.Writer) (stop
 		return nil, err
 	}
 	fmt.Fprintf(out, "sentinel command center on %s (app %s, dashboard %q, read-only %v)\n", srv.Addr(), cfg.App, cfg.Dashboard, cfg.ReadOnly)
-	return func() { _ = srv.Close() }, nil
+	return srv, nil
 }
 
 // lockedWriter serialises writes from the driver's and the watcher's
