@@ -220,6 +220,16 @@ func (c *limitedConn) Close() error {
 	return c.Conn.Close()
 }
 
+// CloseWrite shuts the writing side when the connection can, as the HTTP
+// server does before closing after an error answer, so that the answer
+// reaches the client before the connection goes.
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // served marks c as answering a whole request (true) or as waiting for the
 // next one (false): a waiting connection goes to the back of the line.
 func (c *limitedConn) served(busy bool) {
