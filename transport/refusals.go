@@ -20,10 +20,10 @@ type PushRefusal struct {
 }
 
 // PushRefusals tells how many pushes the command center refused since it
-// started, and the last one. The dashboard's degrade, system and authority
-// pages show a push as saved whatever the answer (their controllers ignore
-// it), so a refusal is visible only here, in the log and where this is
-// shown (the built-in page, the metrics).
+// started, and the last one. The dashboard's degrade, system, authority and
+// gateway pages show a push as saved whatever the answer (their
+// controllers ignore it), so a refusal is visible only here, in the log and
+// where this is shown (the built-in page, the metrics).
 type PushRefusals struct {
 	// Count is the number of refused pushes.
 	Count int64
