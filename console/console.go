@@ -23,6 +23,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/runtime"
+	"github.com/sentinelgen/sentinelgen/transport"
 )
 
 //go:embed assets
@@ -46,6 +47,11 @@ type Config struct {
 	// Now reads the wall clock (time.Now when nil); transitions are stamped
 	// with it.
 	Now func() time.Time
+	// Refusals, when set, tells the rule pushes the command center refused
+	// (transport.Server.Refusals): the page shows how many and the last
+	// one. The dashboard's degrade, system and authority pages report a
+	// refused push as saved, so this is where a refusal shows.
+	Refusals func() transport.PushRefusals
 }
 
 // Console is the page's http.Handler. Close stops its listening to the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/runtime"
+	"github.com/sentinelgen/sentinelgen/transport"
 )
 
 const epochMs = 1_764_590_000_000
@@ -129,5 +130,32 @@ func TestServesEmbeddedPageReadOnly(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST answered %d, want 405", resp.StatusCode)
+	}
+}
+
+// The pushes the command center refused show in api/state (and on the
+// page), with the last one's time, kind, caller and reason; without
+// Config.Refusals the field is left out.
+func TestStateShowsRefusedPushes(t *testing.T) {
+	s := metrics.New(metrics.Config{Resources: func() []*runtime.Resource { return nil }})
+	at := time.UnixMilli(1_764_590_000_123)
+	c := New(Config{Sampler: s, Refusals: func() transport.PushRefusals {
+		return transport.PushRefusals{Count: 3, Last: transport.PushRefusal{At: at, Kind: "degrade", Caller: "127.0.0.1:5000", Reason: "read-only"}}
+	}})
+	defer c.Close()
+	got := c.State().Refused
+	want := &RefusedPushes{Count: 3, LastAtMs: at.UnixMilli(), Kind: "degrade", Caller: "127.0.0.1:5000", Reason: "read-only"}
+	if got == nil || *got != *want {
+		t.Errorf("refused = %+v, want %+v", got, want)
+	}
+	plain := New(Config{Sampler: s})
+	defer plain.Close()
+	if r := plain.State().Refused; r != nil {
+		t.Errorf("refused without Config.Refusals = %+v", r)
+	}
+	page, _ := assets.ReadFile("assets/index.html")
+	script, _ := assets.ReadFile("assets/console.js")
+	if !strings.Contains(string(page), `id="refused"`) || !strings.Contains(string(script), "st.refused") {
+		t.Error("the page has no place for refused pushes")
 	}
 }

@@ -27,6 +27,19 @@ type State struct {
 	// Others are the rules in force of every other kind: hot-parameter,
 	// system, authority and gateway rules.
 	Others []RuleView `json:"others"`
+	// Refused is the rule pushes the command center refused; nil when
+	// Config.Refusals is not set.
+	Refused *RefusedPushes `json:"refused,omitempty"`
+}
+
+// RefusedPushes is the count of refused rule pushes and the last one.
+type RefusedPushes struct {
+	Count int64 `json:"count"`
+	// LastAtMs is when the last one was refused, Unix ms (0 before any).
+	LastAtMs int64  `json:"lastAtMs"`
+	Kind     string `json:"kind,omitempty"`
+	Caller   string `json:"caller,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // ResourceState is one resource: its latest completed second, its history
@@ -114,6 +127,13 @@ type DegradeRuleView struct {
 func (c *Console) State() State {
 	s := c.cfg.Sampler
 	st := State{Title: c.cfg.Title, NowMs: c.cfg.Now().UnixMilli(), LatestMs: s.Latest()}
+	if c.cfg.Refusals != nil {
+		r := c.cfg.Refusals()
+		st.Refused = &RefusedPushes{Count: r.Count, Kind: r.Last.Kind, Caller: r.Last.Caller, Reason: r.Last.Reason}
+		if !r.Last.At.IsZero() {
+			st.Refused.LastAtMs = r.Last.At.UnixMilli()
+		}
+	}
 	live := map[string]*runtime.Resource{}
 	for _, r := range runtime.Resources() {
 		live[r.Name()] = r

@@ -152,6 +152,8 @@ func validateRule(i int, r FlowRule) []error {
 	}
 	if r.MaxQueueingTimeoutMs < 0 {
 		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeoutMs))
+	} else if limit := runtime.MaxQueueingTime().Milliseconds(); int64(r.MaxQueueingTimeoutMs) > limit {
+		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d is more than the %d ms a request may be kept waiting (runtime.SetMaxQueueingTime)", r.MaxQueueingTimeoutMs, limit))
 	}
 	if p := r.ParamItem; p != nil {
 		switch p.ParseStrategy {

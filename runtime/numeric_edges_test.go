@@ -27,9 +27,11 @@ func TestHugeTimeWindowKeepsBreakerOpen(t *testing.T) {
 	}
 }
 
-// A rate limiter with the largest MaxQueueingTimeMs queues calls (its
-// limit saturates) instead of blocking them (the limit wrapped negative).
+// A rate limiter with the largest MaxQueueingTimeMs, the bound lifted,
+// queues calls (its limit saturates) instead of blocking them (the limit
+// wrapped negative).
 func TestHugeMaxQueueingTimeQueues(t *testing.T) {
+	defer SetMaxQueueingTime(SetMaxQueueingTime(math.MaxInt64))
 	clock := useManualClock(t)
 	r := NewResource(uniqueName(t, "res"))
 	mustLoadFlow(t, FlowRule{Resource: r.Name(), Grade: FlowGradeQPS, Count: 10,

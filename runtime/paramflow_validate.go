@@ -50,6 +50,8 @@ func ValidateParamFlowRules(rules []ParamFlowRule) error {
 		}
 		if r.MaxQueueingTimeMs < 0 {
 			fail("MaxQueueingTimeMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeMs))
+		} else if why := queueingTooLong(r.MaxQueueingTimeMs); why != "" {
+			fail("MaxQueueingTimeMs", why)
 		}
 		if r.BurstCount < 0 {
 			fail("BurstCount", fmt.Sprintf("%d must be >= 0", r.BurstCount))

@@ -137,6 +137,8 @@ func checkFlowRule(errs []error, i int, r *FlowRule) []error {
 	}
 	if r.MaxQueueingTimeMs < 0 {
 		fail("MaxQueueingTimeMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeMs))
+	} else if why := queueingTooLong(r.MaxQueueingTimeMs); why != "" {
+		fail("MaxQueueingTimeMs", why)
 	}
 	switch {
 	case r.StatIntervalMs < 0 || r.StatIntervalMs > maxStatIntervalMs:

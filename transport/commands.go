@@ -2,6 +2,7 @@ package transport
 
 import (
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"net/url"
@@ -10,17 +11,25 @@ import (
 )
 
 // command is one command handler: params are the query and, for a POST, the
-// form body; it answers a status and a body.
+// form body; it answers a status and a body. A command that changes state
+// has push instead of run: it is served over POST only, to the callers
+// Config.WriteClients allows, and is given the request (its caller, its
+// context).
 type command struct {
 	desc string
 	run  func(params url.Values) (status int, body string)
+	push func(r *http.Request) (status int, body string)
 }
 
 // register installs the commands, in the order api lists them.
 func (s *Server) register() {
 	s.commands = map[string]command{}
 	add := func(name, desc string, run func(url.Values) (int, string)) {
-		s.commands[name] = command{desc, run}
+		s.commands[name] = command{desc: desc, run: run}
+		s.names = append(s.names, name)
+	}
+	addPush := func(name, desc string, push func(*http.Request) (int, string)) {
+		s.commands[name] = command{desc: desc, push: push}
 		s.names = append(s.names, name)
 	}
 	add("api", "get all available command handlers", s.cmdAPI)
@@ -29,21 +38,33 @@ func (s *Server) register() {
 	add("clusterNode", "get all clusterNode VO, use type=notZero to ignore those nodes with totalRequest <=0", s.cmdClusterNode)
 	add("jsonTree", "get tree node VO start from root node", s.cmdJSONTree)
 	add("getRules", "get all active rules by type, request param: type={ruleType}", s.cmdGetRules)
-	add("setRules", "modify the rules, accept param: type={ruleType}&data={ruleJson}", s.cmdSetRules)
+	addPush("setRules", "modify the rules, accept param: type={ruleType}&data={ruleJson}", s.cmdSetRules)
 	add("getParamFlowRules", "Get all parameter flow rules", s.cmdGetParamFlowRules)
-	add("setParamFlowRules", "Set parameter flow rules, while previous rules will be replaced.", s.cmdSetParamFlowRules)
+	addPush("setParamFlowRules", "Set parameter flow rules, while previous rules will be replaced.", s.cmdSetParamFlowRules)
 	add("getClusterMode", "get cluster mode status", s.cmdGetClusterMode)
 	if isGateway(s.cfg.AppType) {
-		s.registerGateway(add)
+		s.registerGateway(add, addPush)
 	}
 }
 
 // ServeHTTP answers one command as Sentinel's simple-http command center
 // does: the path without its leading '/' names the command; an unknown
 // command is a 400 "Unknown command `name`", which the dashboard shows as
-// unsupported.
+// unsupported. Before that it refuses, with 403 and the reason, a request
+// whose Host is not a name of this machine or whose Origin is another
+// site (a browser page's request: DNS rebinding, cross-site forms); and a
+// command that changes state over any method but POST (405) or from a
+// caller Config.WriteClients does not allow (403).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/")
+	c, found := s.commands[name]
+	if why := s.foreignRequest(r); why != "" {
+		if found && c.push != nil {
+			s.refused(r, name, why)
+		}
+		reply(w, http.StatusForbidden, why)
+		return
+	}
 	if r.Method == http.MethodPost {
 		if ct := r.Header.Get("Content-Type"); ct != "" {
 			if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/x-www-form-urlencoded" {
@@ -52,23 +73,45 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<20)
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	// One decode of the form: the dashboard encodes rule JSON once (Java's
 	// handlers decode data a second time, which corrupts '+' and '%').
 	if err := r.ParseForm(); err != nil {
-		reply(w, http.StatusBadRequest, "Invalid request: "+err.Error())
+		status := http.StatusBadRequest
+		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+			status = http.StatusRequestEntityTooLarge
+		}
+		reply(w, status, "Invalid request: "+err.Error())
 		return
 	}
+	busy(r) // the request is read: its connection is no longer a slow one
 	if name == "" {
 		reply(w, http.StatusBadRequest, "Invalid command")
 		return
 	}
-	c, found := s.commands[name]
 	if !found {
 		reply(w, http.StatusBadRequest, "Unknown command `"+name+"`")
 		return
 	}
-	status, body := c.run(r.Form)
+	if c.push == nil {
+		status, body := c.run(r.Form)
+		reply(w, status, body)
+		return
+	}
+	if r.Method != http.MethodPost {
+		why := "`" + name + "` changes the rules and is served over POST only (the dashboard posts a form); " + r.Method + " is refused"
+		s.refused(r, pushKindOf(name, r), why)
+		w.Header().Set("Allow", http.MethodPost)
+		reply(w, http.StatusMethodNotAllowed, why)
+		return
+	}
+	if !s.writeAllowed(r) {
+		why := "`" + name + "` from " + r.RemoteAddr + " refused: the caller is not in the command center's write allow-list (Config.WriteClients)"
+		s.refused(r, pushKindOf(name, r), why)
+		reply(w, http.StatusForbidden, why)
+		return
+	}
+	status, body := c.push(r)
 	reply(w, status, body)
 }
 

@@ -9,7 +9,12 @@
 //
 // The command center listens on its own address (127.0.0.1:8719 unless told
 // otherwise), apart from the application's own server: Sentinel's protocol
-// has no authentication, and setRules changes the rules in force. Rules
+// has no authentication, and setRules changes the rules in force. It
+// therefore serves the commands that change rules over POST only and to
+// the callers of Config.WriteClients, refuses requests addressed to another
+// Host or coming from another site's page (Origin), bounds requests,
+// connections and pushes (Config's timeouts and caps), logs every push and
+// counts the refused ones (Server.Refusals). Rules
 // pushed by the dashboard are read by package rules and go through the same
 // validate-then-swap as every other source, as one rules.Update serialized
 // with every data source's update (a push replaces its own kind only); then every kind in

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"net/http"
 	"net/url"
 
 	"github.com/sentinelgen/sentinelgen/gateway"
@@ -22,11 +23,12 @@ func isGateway(appType int) bool { return appType == 1 || appType == 11 || appTy
 
 // registerGateway installs the gateway commands, with Java's names and
 // descriptions.
-func (s *Server) registerGateway(add func(name, desc string, run func(url.Values) (int, string))) {
+func (s *Server) registerGateway(add func(name, desc string, run func(url.Values) (int, string)),
+	addPush func(name, desc string, push func(*http.Request) (int, string))) {
 	add("gateway/getApiDefinitions", "Fetch all customized gateway API groups", s.cmdGatewayGetAPIs)
-	add("gateway/updateApiDefinitions", "", s.cmdGatewayUpdateAPIs)
+	addPush("gateway/updateApiDefinitions", "", s.cmdGatewayUpdateAPIs)
 	add("gateway/getRules", "Fetch all gateway rules", s.cmdGatewayGetRules)
-	add("gateway/updateRules", "Update gateway rules", s.cmdGatewayUpdateRules)
+	addPush("gateway/updateRules", "Update gateway rules", s.cmdGatewayUpdateRules)
 }
 
 // cmdGatewayGetAPIs answers the API definitions in force as Java's
@@ -49,14 +51,14 @@ func (s *Server) cmdGatewayGetRules(url.Values) (int, string) {
 
 // cmdGatewayUpdateAPIs replaces the API definitions (gw-api-group) with
 // data, keeping the gateway flow rules and every other kind.
-func (s *Server) cmdGatewayUpdateAPIs(p url.Values) (int, string) {
-	return s.push(gateway.KindAPIGroup, p.Get("data"))
+func (s *Server) cmdGatewayUpdateAPIs(r *http.Request) (int, string) {
+	return s.push(r, gateway.KindAPIGroup, r.Form.Get("data"))
 }
 
 // cmdGatewayUpdateRules replaces the gateway flow rules (gw-flow) with data,
 // keeping the API definitions and every other kind.
-func (s *Server) cmdGatewayUpdateRules(p url.Values) (int, string) {
-	return s.push(gateway.KindFlow, p.Get("data"))
+func (s *Server) cmdGatewayUpdateRules(r *http.Request) (int, string) {
+	return s.push(r, gateway.KindFlow, r.Form.Get("data"))
 }
 
 // apiDefinitionJSON is Java's ApiDefinition with ApiPathPredicateItems.

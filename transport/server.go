@@ -75,19 +75,59 @@ type Config struct {
 	// Logger receives the command center's and heartbeat's notes
 	// (slog.Default when nil).
 	Logger *slog.Logger
+
+	// WriteClients are the client addresses allowed to send the commands
+	// that change the rules (setRules, setParamFlowRules and the gateway's
+	// updates): IP addresses, CIDR prefixes ("10.0.0.0/8") or host names,
+	// resolved at Start. nil means loopback plus the Dashboard's host;
+	// an empty, non-nil slice allows no one. Reads are not restricted.
+	// Behind a proxy (Handler mounted elsewhere) the caller is the proxy.
+	WriteClients []string
+	// AllowedHosts are further names the Host header may carry, besides
+	// loopback names, the listen address, the heartbeat address, Hostname
+	// and the machine's own addresses: e.g. a DNS name the dashboard is
+	// told. Any other Host is refused, which defeats DNS rebinding.
+	AllowedHosts []string
+	// MaxPushRules is the most rules one push may carry
+	// (DefaultMaxPushRules when 0); a larger push is refused whole.
+	MaxPushRules int
+	// MaxBodyBytes is the largest request body read (16 MiB when 0).
+	MaxBodyBytes int64
+	// ReadTimeout bounds the reading of a whole request, body included
+	// (10 s when 0); WriteTimeout bounds the time from the request's end
+	// to the answer's end (30 s when 0); IdleTimeout is how long a
+	// keep-alive connection may wait for its next request (15 s when 0).
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxConns caps the connections held open at once (when 0: half the
+	// process's file descriptor limit, at most 1024); MaxConnsPerClient
+	// caps them per client address (MaxConns/2 when 0). A connection over
+	// a cap displaces the one of the same client, or else of the client
+	// holding the most, that has waited longest without sending a whole
+	// request; see docs/dashboard.md.
+	MaxConns, MaxConnsPerClient int
 }
+
+// DefaultMaxPushRules is Config.MaxPushRules's default: far more rules of
+// one kind than a dashboard page can show, few enough that a push is
+// merged and checked quickly.
+const DefaultMaxPushRules = 20000
 
 // Server is a running command center and heartbeat; Close stops both.
 type Server struct {
 	cfg      Config
 	ln       net.Listener
+	conns    *connLimiter // ln with the connection caps, which the HTTP server serves
 	http     *http.Server
 	commands map[string]command
 	names    []string // command names in registration order, for api
 	log      *slog.Logger
 	ownsSamp bool
 
-	pushMu sync.Mutex // serialises rule pushes: read in force, merge, load, write
+	pushSem chan struct{} // one token: serialises rule pushes (read in force, merge, load, write); waiting ends with the client
+	guard   guard
+
+	refusalMu sync.Mutex
+	refusals  PushRefusals
 
 	clusterMu   sync.Mutex
 	clusterSeen int64 // when a token service was first seen, for lastModified
@@ -117,6 +157,7 @@ func Start(cfg Config) (*Server, error) {
 	if cfg.Hostname == "" {
 		cfg.Hostname, _ = os.Hostname()
 	}
+	setLimitDefaults(&cfg)
 	if len(cfg.App) > 256 || len(cfg.Hostname) > 256 {
 		return nil, errors.New("transport: App and Hostname must be at most 256 characters (the dashboard refuses longer)")
 	}
@@ -124,25 +165,39 @@ func Start(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: command center: %w", err)
 	}
-	s := &Server{cfg: cfg, ln: ln, log: cfg.Logger}
+	s := &Server{cfg: cfg, ln: ln, log: cfg.Logger, pushSem: make(chan struct{}, 1)}
+	var ip string
+	if cfg.Dashboard != "" {
+		if ip, err = s.heartbeatIP(); err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+	}
+	s.guard = s.newGuard(ip)
 	if s.cfg.Sampler == nil {
 		s.cfg.Sampler = metrics.New(metrics.Config{})
 		s.cfg.Sampler.Start()
 		s.ownsSamp = true
 	}
 	s.register()
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: min(cfg.ReadTimeout, 5*time.Second),
+		ReadTimeout:       cfg.ReadTimeout,
+		WriteTimeout:      cfg.WriteTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ConnContext:       connContext,
+		ConnState:         connState,
+		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	s.conns = newConnLimiter(ln, cfg.MaxConns, cfg.MaxConnsPerClient)
 	go func() {
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.http.Serve(s.conns); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("sentinel transport: command center stopped", "error", err)
 		}
 	}()
 	if cfg.Dashboard != "" {
-		ip, err := s.heartbeatIP()
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
 		s.stopBeat, s.beatDone = make(chan struct{}), make(chan struct{})
 		go s.heartbeats(ip)
 	}
@@ -154,7 +209,9 @@ func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 
 // Handler serves the command center's commands, for mounting them elsewhere
 // (Sentinel's spring-mvc transport serves them on the application's port).
-// Beware that setRules is unauthenticated.
+// Beware that setRules is unauthenticated: the Host, Origin, method and
+// write allow-list checks apply, but the connection caps and timeouts are
+// the mounting server's.
 func (s *Server) Handler() http.Handler { return s }
 
 // Close stops the heartbeat, the command center and, if Start created it,
@@ -174,4 +231,29 @@ func (s *Server) Close() error {
 		}
 	})
 	return err
+}
+
+// setLimitDefaults fills the zero limits of cfg.
+func setLimitDefaults(cfg *Config) {
+	if cfg.MaxPushRules <= 0 {
+		cfg.MaxPushRules = DefaultMaxPushRules
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 16 << 20
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 10 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 30 * time.Second
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 15 * time.Second
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = max(16, min(1024, fdLimit()/2))
+	}
+	if cfg.MaxConnsPerClient <= 0 {
+		cfg.MaxConnsPerClient = max(1, cfg.MaxConns/2)
+	}
 }

@@ -165,6 +165,16 @@
     }));
   }
 
+  // The pushes the command center refused: the dashboard shows some of
+  // them as saved, so the page says so.
+  function renderRefused(st) {
+    const r = st.refused;
+    $("refused").hidden = !r || !r.count;
+    if (!r || !r.count) return;
+    $("refused-text").textContent = r.count + " refused; the last at " + clock(r.lastAtMs) + ": " +
+      r.kind + " from " + r.caller + ": " + r.reason;
+  }
+
   function renderRules(st) {
     const blocked = new Map();
     for (const r of st.resources) for (const b of r.blocked || []) blocked.set(r.name + "\u0000" + b.type, (blocked.get(r.name + "\u0000" + b.type) || 0) + b.blocked);
@@ -208,6 +218,7 @@
       renderResources(st);
       renderCharts(st);
       renderTransitions(st);
+      renderRefused(st);
       renderRules(st);
       $("status").textContent = "live";
       $("status").className = "status ok";

@@ -17,6 +17,7 @@ package exposition
 import (
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -68,6 +69,8 @@ const (
 	DegradeThreshold   = "sentinel_degrade_rule_threshold"
 	DegradeSlowRT      = "sentinel_degrade_rule_slow_response_time_seconds"
 	PartialSeconds     = "sentinel_sampler_partial_seconds_total"
+	RefusedPushes      = "sentinel_transport_refused_pushes_total"
+	LastRefusedPush    = "sentinel_transport_last_refused_push_timestamp_seconds"
 	resultPass         = "pass"
 	resultBlock        = "block"
 	labelResource      = "resource"
@@ -105,6 +108,10 @@ var descriptions = []Family{
 		Help: "Response time above which a slow_ratio degrade rule counts a call as slow."},
 	{Name: PartialSeconds, Kind: Counter, Labels: []string{labelResource},
 		Help: "Seconds the sampler read too late to count whole: the call counters are short by what those seconds lost."},
+	{Name: RefusedPushes, Kind: Counter, Labels: []string{},
+		Help: "Rule pushes the command center refused (read-only, invalid, over a cap, not allowed); the dashboard shows some of them as saved."},
+	{Name: LastRefusedPush, Kind: Gauge, Labels: []string{},
+		Help: "When the command center last refused a rule push, Unix seconds (0 before any)."},
 }
 
 // Descriptions returns every family the Exporter writes, without samples.
@@ -143,6 +150,19 @@ type Exporter struct {
 	last   map[*runtime.BlockError]ruleCount
 	blocks map[blockKey]int64
 	buf    []*runtime.BlockError
+
+	refusals func() (count int64, last time.Time) // see WithPushRefusals
+}
+
+// WithPushRefusals makes x write the command center's refused pushes
+// (RefusedPushes, LastRefusedPush) read from read at every scrape, e.g.
+//
+//	x.WithPushRefusals(func() (int64, time.Time) { r := srv.Refusals(); return r.Count, r.Last.At })
+//
+// for a transport.Server srv. It returns x; call it before x is shared.
+func (x *Exporter) WithPushRefusals(read func() (count int64, last time.Time)) *Exporter {
+	x.refusals = read
+	return x
 }
 
 // New returns an Exporter of the resources s samples. s must be started
@@ -209,6 +229,15 @@ func (x *Exporter) Families() []Family {
 	clear(x.buf)
 	x.last = seen
 	x.rules(add)
+	if x.refusals != nil {
+		n, at := x.refusals()
+		add(RefusedPushes, float64(n))
+		last := 0.0
+		if !at.IsZero() {
+			last = float64(at.UnixMilli()) / 1000
+		}
+		add(LastRefusedPush, last)
+	}
 	return fams
 }
 

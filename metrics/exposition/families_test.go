@@ -241,3 +241,35 @@ func TestServeHTTP(t *testing.T) {
 		t.Errorf("body lacks %q:\n%s", line, rec.Body.String())
 	}
 }
+
+// The command center's refused pushes are written when a source is given:
+// the count and the time of the last, in seconds.
+func TestPushRefusals(t *testing.T) {
+	r := newRig(t, t.Name()+"/r")
+	if fams := New(r.s).Families(); len(familyOf(fams, RefusedPushes).Samples) != 0 {
+		t.Errorf("refusals written without a source: %+v", familyOf(fams, RefusedPushes))
+	}
+	at := time.UnixMilli(1_764_590_000_500)
+	x := New(r.s).WithPushRefusals(func() (int64, time.Time) { return 4, at })
+	fams := x.Families()
+	if got := value(t, fams, RefusedPushes); got != 4 {
+		t.Errorf("%s = %v, want 4", RefusedPushes, got)
+	}
+	if got := value(t, fams, LastRefusedPush); got != 1_764_590_000.5 {
+		t.Errorf("%s = %v", LastRefusedPush, got)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, fams); err != nil || !strings.Contains(b.String(), "\n"+RefusedPushes+" 4\n") {
+		t.Errorf("text %v:\n%s", err, b.String())
+	}
+}
+
+// familyOf is the family called name.
+func familyOf(fams []Family, name string) Family {
+	for _, f := range fams {
+		if f.Name == name {
+			return f
+		}
+	}
+	return Family{}
+}

@@ -18,6 +18,13 @@ import (
 // ends.
 func startBinary(t *testing.T, addrRE *regexp.Regexp, what string, args ...string) string {
 	t.Helper()
+	return startBinaryAll(t, []*regexp.Regexp{addrRE}, what, args...)[0]
+}
+
+// startBinaryAll is startBinary reading until each of res has matched a
+// line, in order; it returns each match's first group.
+func startBinaryAll(t *testing.T, res []*regexp.Regexp, what string, args ...string) []string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "orders")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -35,12 +42,16 @@ func startBinary(t *testing.T, addrRE *regexp.Regexp, what string, args ...strin
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); cancel() })
 	sc := bufio.NewScanner(stdout)
+	var found []string
 	for sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			go func() { _, _ = io.Copy(io.Discard, stdout) }()
-			return m[1]
+		if m := res[len(found)].FindStringSubmatch(sc.Text()); m != nil {
+			found = append(found, m[1])
+			if len(found) == len(res) {
+				go func() { _, _ = io.Copy(io.Discard, stdout) }()
+				return found
+			}
 		}
 	}
 	t.Fatalf("the example never said where %s", what)
-	return ""
+	return nil
 }

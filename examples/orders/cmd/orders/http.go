@@ -6,10 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/console"
 	"github.com/sentinelgen/sentinelgen/metrics"
 	"github.com/sentinelgen/sentinelgen/metrics/exposition"
+	"github.com/sentinelgen/sentinelgen/transport"
 )
 
 // loopbackDefault binds an address given without a host (":9090") to
@@ -24,15 +26,20 @@ func loopbackDefault(addr string) string {
 }
 
 // startHTTP serves /metrics (Prometheus's text format) and the built-in page
-// at / on addr from the started sampler s, and says where.
-func startHTTP(addr string, s *metrics.Sampler, out io.Writer) (stop func(), err error) {
+// at / on addr from the started sampler s, and says where. refusals, when
+// not nil, are the command center's refused pushes, shown on both.
+func startHTTP(addr string, s *metrics.Sampler, refusals func() transport.PushRefusals, out io.Writer) (stop func(), err error) {
 	ln, err := net.Listen("tcp", loopbackDefault(addr))
 	if err != nil {
 		return nil, fmt.Errorf("-http: %w", err)
 	}
-	page := console.New(console.Config{Sampler: s, Title: "orders"})
+	page := console.New(console.Config{Sampler: s, Title: "orders", Refusals: refusals})
+	x := exposition.New(s)
+	if refusals != nil {
+		x.WithPushRefusals(func() (int64, time.Time) { r := refusals(); return r.Count, r.Last.At })
+	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", exposition.New(s))
+	mux.Handle("GET /metrics", x)
 	mux.Handle("/", page)
 	srv := &http.Server{Handler: mux}
 	go func() {

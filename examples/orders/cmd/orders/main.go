@@ -115,7 +115,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		defer tc.Sampler.Stop()
 	}
 	if *rulesPush != "" && (*rulesFile == "" || tc.Listen == "") {
-		return fmt.Errorf("-rules-push needs -rules and -transport")
+		return fmt.Errorf("-rules-push needs -rules, and -transport or -dashboard")
 	}
 	if tc.Listen != "" && *simulate {
 		return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
@@ -132,12 +132,14 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		cfg.RulesInForce = true
 		pushed = w
 	}
+	var refusals func() transport.PushRefusals // the command center's, for -http
 	if tc.Listen != "" {
-		stopTransport, err := startTransport(tc, pushed, out)
+		srv, err := startTransport(tc, pushed, out)
 		if err != nil {
 			return err
 		}
-		defer stopTransport()
+		defer srv.Close()
+		refusals = srv.Refusals
 	} else if tc.Dashboard != "" || tc.ReadOnly {
 		return fmt.Errorf("-read-only needs -transport or -dashboard")
 	}
@@ -145,7 +147,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		if *simulate {
 			return fmt.Errorf("-http serves wall-clock seconds; it cannot be used with -simulate")
 		}
-		stopHTTP, err := startHTTP(*httpAddr, tc.Sampler, out)
+		stopHTTP, err := startHTTP(*httpAddr, tc.Sampler, refusals, out)
 		if err != nil {
 			return err
 		}
@@ -211,7 +213,7 @@ func printTotals(out io.Writer, r load.Report) {
 
 // startTransport starts the command center (and heartbeats) and says where
 // it listens; pushed rules are written to pushed when it is not nil.
-func startTransport(cfg transport.Config, pushed datasource.WritableSource, out io.Writer) (stop func(), err error) {
+func startTransport(cfg transport.Config, pushed datasource.WritableSource, out io.Writer) (*transport.Server, error) {
 	cfg.Logger = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Writer = pushed
 	srv, err := transport.Start(cfg)
@@ -226,7 +228,7 @@ func startTransport(cfg transport.Config, pushed datasource.WritableSource, out 
 		kept = "in " + fmt.Sprint(pushed)
 	}
 	fmt.Fprintf(out, "sentinel command center on %s (app %s, dashboard %q, read-only %v); pushed rules kept %s\n", srv.Addr(), cfg.App, cfg.Dashboard, cfg.ReadOnly, kept)
-	return func() { _ = srv.Close() }, nil
+	return srv, nil
 }
 
 // lockedWriter serialises writes from the driver's and the watcher's
