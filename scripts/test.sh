@@ -15,6 +15,13 @@
 # any, with each failing test named. The last line is "modules: N passed, N
 # failed".
 #
+# Two runs go side by side: the main module's go test -race ./... in the
+# foreground, and the other runs (the runtime's two variants, then each
+# nested module in path order) one after another in the background, their
+# output held in a file and shown, in order, once the main module is done.
+# Much of a test run waits on servers, browsers and subprocesses, which the
+# other run fills.
+#
 # go test runs with -json through scripts/testreport, which prints what plain
 # go test prints, names every failing test, and says what is still running
 # when nothing was printed for 20 s; long shell steps (installing servers)
@@ -23,12 +30,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 start=$SECONDS
-failures=()
-passed=0
-failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sentinelgen-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-failed_tests="$tmp/failed-tests"
+failed_tests="$tmp/failed-tests" # one line per failing test (testreport)
+failed_runs="$tmp/failed-runs"   # one line per failing go test run or step
+module_results="$tmp/modules"    # "ok DIR" or "FAIL DIR", one line per module
+touch "$failed_runs" "$module_results"
 
 # heartbeat CMD...: runs CMD, printing a line every 20 s while it runs.
 heartbeat() {
@@ -70,8 +77,34 @@ gotest() {
 		return 0
 	fi
 	echo "--- FAIL $dir: $what ($(elapsed "$t"))"
-	failures+=("$dir: $what")
+	echo "$dir: $what" >>"$failed_runs"
 	return 1
+}
+
+# module DIR [RUN...]: prints the module's heading and runs its go test runs
+# (RUN: "race", "nolinkname" or "386"; default race), recording the module's
+# result in $module_results.
+module() {
+	local dir=$1 ok=1
+	shift
+	local path
+	path=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
+	echo
+	echo "=== module $dir ($path)"
+	for run in "${@:-race}"; do
+		case $run in
+		race) gotest "$dir" -race "${flags[@]}" ./... || ok=0 ;;
+		# The runtime without its go:linkname to the Go runtime, and on a
+		# 32-bit platform, where its plain 64-bit stores must not be used.
+		nolinkname) gotest "$dir" -race -tags sentinel_nolinkname "${flags[@]}" ./runtime/... || ok=0 ;;
+		386) GOARCH=386 gotest "$dir" "${flags[@]}" ./runtime/... || ok=0 ;;
+		esac
+	done
+	if ((ok)); then
+		echo "ok $dir" >>"$module_results"
+	else
+		echo "FAIL $dir" >>"$module_results"
+	fi
 }
 
 # The reporter of go test -json; plain go test output if it does not build.
@@ -85,44 +118,47 @@ fi
 echo "=== servers (scripts/servers.sh)"
 if ! heartbeat ./scripts/servers.sh; then
 	echo "--- FAIL scripts/servers.sh: the server-backed tests will skip or fail"
-	failures+=("scripts/servers.sh")
+	echo "scripts/servers.sh" >>"$failed_runs"
 fi
+flags=("$@")
 
-# The main module first, then the nested modules in path order.
-modules=(.)
+# The nested modules, in path order.
+nested=()
 while IFS= read -r mod; do
 	dir=$(dirname "$mod")
-	[ "$dir" = . ] || modules+=("$dir")
+	[ "$dir" = . ] || nested+=("$dir")
 done < <(find . \( -name testdata -o -name vendor -o -name third_party -o -name node_modules \
 	-o -name '.?*' -o -name '_*' \) -prune -o -name go.mod -type f -print | sort)
 
-for dir in "${modules[@]}"; do
-	path=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
+# The other runs, in the background.
+others="$tmp/others.log"
+(
 	echo
-	echo "=== module $dir ($path)"
-	ok=1
-	gotest "$dir" -race "$@" ./... || ok=0
-	if [ "$dir" = . ]; then
-		# The runtime without its go:linkname to the Go runtime, and on a
-		# 32-bit platform, where its plain 64-bit stores must not be used.
-		gotest "$dir" -race -tags sentinel_nolinkname "$@" ./runtime/... || ok=0
-		GOARCH=386 gotest "$dir" "$@" ./runtime/... || ok=0
-	fi
-	if ((ok)); then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-done
+	echo "=== the main module's other runs"
+	gotest . -race -tags sentinel_nolinkname "${flags[@]}" ./runtime/... || echo "FAIL ." >>"$module_results"
+	GOARCH=386 gotest . "${flags[@]}" ./runtime/... || echo "FAIL ." >>"$module_results"
+	for dir in "${nested[@]}"; do
+		module "$dir"
+	done
+) >"$others" 2>&1 &
+others_pid=$!
+
+module .
+
+echo
+echo "=== the runs made alongside (held until the main module was done)"
+tail -n +1 -f --pid="$others_pid" "$others"
+wait "$others_pid"
 
 echo
 echo "=== summary ($(elapsed "$start"))"
-for f in "${failures[@]}"; do
-	echo "FAIL $f"
-done
+sed 's/^/FAIL /' "$failed_runs"
 if [ -s "$failed_tests" ]; then
 	echo "failing tests and packages:"
 	sed 's/^/  /' "$failed_tests"
 fi
+# A module failed if any of its runs did.
+failed=$(awk '$1 == "FAIL" { print $2 }' "$module_results" | sort -u | wc -l)
+passed=$(awk '$1 == "ok" { print $2 }' "$module_results" | sort -u | grep -vxFf <(awk '$1 == "FAIL" { print $2 }' "$module_results") | wc -l)
 echo "modules: $passed passed, $failed failed"
-((${#failures[@]} == 0))
+[ ! -s "$failed_runs" ]
