@@ -11,16 +11,23 @@ import (
 // makes the block path block.
 func benchResource(b *testing.B, name string, count float64) *Resource {
 	b.Helper()
-	r := NewResource(name)
-	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: name, Grade: FlowGradeQPS, Count: count}}, Degrade: []DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
+	return benchResourceWith(b, FlowRule{Resource: name, Grade: FlowGradeQPS, Count: count})
+}
+
+// benchResourceWith is benchResource with the flow rule given (its Resource
+// names the resource).
+func benchResourceWith(b *testing.B, flow FlowRule) *Resource {
+	b.Helper()
+	r := NewResource(flow.Resource)
+	if err := LoadRules(Rules{Flow: []FlowRule{flow}, Degrade: []DegradeRule{{Resource: flow.Resource, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = LoadRules(Rules{}) })
 	return r
 }
 
-func BenchmarkEntryExitPass(b *testing.B) {
-	r := benchResource(b, "bench-pass", 1e12)
+// benchPasses times Entry and Exit of r, every call passing.
+func benchPasses(b *testing.B, r *Resource) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -30,6 +37,10 @@ func BenchmarkEntryExitPass(b *testing.B) {
 		}
 		e.Exit()
 	}
+}
+
+func BenchmarkEntryExitPass(b *testing.B) {
+	benchPasses(b, benchResource(b, "bench-pass", 1e12))
 }
 
 func BenchmarkEntryExitPassParallel(b *testing.B) {
@@ -113,19 +124,5 @@ func BenchmarkEntryToExitPass(b *testing.B) {
 // concurrency rule in place of the QPS rule: the pass path of the grade that
 // reserves a place in flight.
 func BenchmarkEntryExitPassConcurrency(b *testing.B) {
-	name := "bench-pass-concurrency"
-	r := NewResource(name)
-	if err := LoadRules(Rules{Flow: []FlowRule{{Resource: name, Grade: FlowGradeConcurrency, Count: 1e12}}, Degrade: []DegradeRule{{Resource: name, Grade: DegradeSlowRatio, Count: 100, SlowRatioThreshold: 0.5, TimeWindowSec: 10}}}); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = LoadRules(Rules{}) })
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		e, be := r.Entry(ctx)
-		if be != nil {
-			b.Fatal(be)
-		}
-		e.Exit()
-	}
+	benchPasses(b, benchResourceWith(b, FlowRule{Resource: "bench-pass-concurrency", Grade: FlowGradeConcurrency, Count: 1e12}))
 }
