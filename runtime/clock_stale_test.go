@@ -263,10 +263,13 @@ func TestAuditTurningLaggingRestartsRecovery(t *testing.T) {
 // which it cannot be preempted (pinned, as a goroutine in a long
 // non-preemptible stretch is), so the ticker cannot run and the cache
 // freezes for the burst. A QPS rule driven past its limit must pass at
-// least 99.5% of its limit in each whole second, and at most auditEvery
-// calls may see a time more than lateLimit ms behind the monotonic clock.
-// Before the safeguards every call late in a burst saw a stale time (about
-// 80% of them, up to burstMs old).
+// least 99.5% of its limit in each whole second, and each time the cache
+// falls behind, at most auditEvery calls in a row may see a time more than
+// lateLimit ms behind the monotonic clock (the clock's bound: the audit
+// that comes within auditEvery calls brings it back). On a quiet machine
+// that happens once; when the machine itself deschedules the process in
+// mid-burst, once per pause. Before the safeguards every call late in a
+// burst saw a stale time (about 80% of them, up to burstMs old).
 func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 3 s of real time")
@@ -288,6 +291,7 @@ func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
 	ctx := context.Background()
 	passedIn := make([]int, seconds)
 	calls, stale := 0, 0
+	run, longestRun, episodes := 0, 0, 0 // stale calls in a row
 	worst := int64(0)
 	c.Nanotime()
 	// The clock's seconds fall on wall-clock seconds (see newCoarseClock),
@@ -311,6 +315,12 @@ func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
 			if lag := before - f.startNs; lag > lateLimit*int64(time.Millisecond) {
 				stale++
 				worst = max(worst, lag)
+				if run++; run == 1 {
+					episodes++
+				}
+				longestRun = max(longestRun, run)
+			} else {
+				run = 0
 			}
 			f.Exit()
 			e, be := r.Entry(ctx)
@@ -328,8 +338,8 @@ func TestStarvedSchedulerKeepsTimeFresh(t *testing.T) {
 			t.Errorf("second %d: %d passed, want at least %d of %d", s, n, limit*995/1000, limit)
 		}
 	}
-	if stale > auditEvery {
-		t.Errorf("%d of %d calls saw a time more than %d ms old (worst %v), want at most %d", stale, calls, lateLimit, time.Duration(worst), auditEvery)
+	if longestRun > auditEvery {
+		t.Errorf("%d calls in a row saw a time more than %d ms old (worst %v), want at most %d", longestRun, lateLimit, time.Duration(worst), auditEvery)
 	}
-	t.Logf("passed per second %v, %d of %d calls stale (worst %v)", passedIn, stale, calls, time.Duration(worst))
+	t.Logf("passed per second %v, %d of %d calls stale in %d runs, the longest %d (worst %v)", passedIn, stale, calls, episodes, longestRun, time.Duration(worst))
 }
