@@ -1,0 +1,180 @@
+package nacos
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/rules"
+)
+
+// waitTimeout bounds every wait for something the tests expect; a publish
+// normally reaches listeners far sooner.
+const waitTimeout = 15 * time.Second
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// testApp is an app name of the test's own, so tests sharing the server
+// never see each other's dataIds.
+func testApp(t *testing.T) string {
+	return "app-" + strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
+}
+
+// newTestSource is a Source for the test's app on the test server, with the
+// SDK's cache and log in the test's temporary directory.
+func newTestSource(t *testing.T, addr string, change func(*Config)) *Source {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := Config{
+		ServerAddrs:   []string{addr},
+		App:           testApp(t),
+		CacheDir:      dir + "/cache",
+		LogDir:        dir + "/log",
+		RetryInterval: 200 * time.Millisecond,
+		Logger:        testLogger(t),
+	}
+	if change != nil {
+		change(&cfg)
+	}
+	src, err := NewSource(cfg)
+	if err != nil {
+		t.Fatalf("NewSource: %v", err)
+	}
+	t.Cleanup(src.Close)
+	return src
+}
+
+// openAPI calls Nacos's HTTP config API; the tests change dataIds through
+// it, as an operator or another service would.
+func openAPI(t *testing.T, addr, method string, form url.Values) string {
+	t.Helper()
+	u := "http://" + addr + "/nacos/v1/cs/configs"
+	var body io.Reader
+	if method == http.MethodGet || method == http.MethodDelete {
+		u += "?" + form.Encode()
+	} else {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, u, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if method != http.MethodGet && resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %s: %s", method, u, resp.Status, b)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	return string(b)
+}
+
+// publish stores content in dataId of the default group.
+func publish(t *testing.T, addr, dataID, content string) {
+	t.Helper()
+	openAPI(t, addr, http.MethodPost, url.Values{"dataId": {dataID}, "group": {DefaultGroup}, "content": {content}, "type": {"json"}})
+}
+
+// remove deletes dataId from the default group.
+func remove(t *testing.T, addr, dataID string) {
+	t.Helper()
+	openAPI(t, addr, http.MethodDelete, url.Values{"dataId": {dataID}, "group": {DefaultGroup}})
+}
+
+// stored is dataId's content as Nacos serves it now ("" when missing).
+func stored(t *testing.T, addr, dataID string) string {
+	t.Helper()
+	return openAPI(t, addr, http.MethodGet, url.Values{"dataId": {dataID}, "group": {DefaultGroup}})
+}
+
+// appliedSets records every set a Watcher hands its applier.
+type appliedSets struct {
+	mu   sync.Mutex
+	sets []rules.Set
+}
+
+func (a *appliedSets) apply(s rules.Set) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sets = append(a.sets, s)
+	return nil
+}
+
+// last is the set applied last and how many were.
+func (a *appliedSets) last() (rules.Set, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.sets) == 0 {
+		return rules.Set{}, 0
+	}
+	return a.sets[len(a.sets)-1], len(a.sets)
+}
+
+// watch runs datasource.Watch on src with a capturing applier until the
+// test ends.
+func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) (*datasource.Watcher, *appliedSets) {
+	t.Helper()
+	applied := &appliedSets{}
+	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.apply), datasource.WithLogger(testLogger(t)),
+		datasource.WithInitialTimeout(waitTimeout)}, opts...)
+	return startWatcher(t, src, opts...), applied
+}
+
+// startWatcher runs datasource.Watch and stops it at the end of the test.
+func startWatcher(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) *datasource.Watcher {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := datasource.Watch(ctx, src, opts...)
+	if err != nil {
+		cancel()
+		t.Fatalf("datasource.Watch: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-w.Done()
+	})
+	return w
+}
+
+// waitUntil polls cond until it holds, failing the test after waitTimeout.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// flowCounts lists the count of every flow rule of s.
+func flowCounts(s rules.Set) []float64 {
+	var out []float64
+	for _, r := range s.Flow {
+		out = append(out, r.Count)
+	}
+	return out
+}
+
+// flowJSON is Sentinel's JSON for one flow rule on createOrder.
+func flowJSON(count string) string {
+	return `[{"resource":"createOrder","grade":1,"count":` + count + `}]`
+}

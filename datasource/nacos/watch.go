@@ -1,0 +1,189 @@
+package nacos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nacos-group/nacos-sdk-go/v2/vo"
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/rules"
+)
+
+// Watch implements datasource.Source. It subscribes to every dataId
+// (ListenConfig), reads them all, each read bounded by Config.Timeout, and
+// pushes the documents present, then pushes the full set again after every
+// change Nacos announces, until ctx ends; it then returns nil.
+//
+// A missing dataId is no document of its kind. When every dataId the last
+// push had is gone, the source reports datasource.ErrGone instead of
+// pushing an empty set. A read that fails is reported with
+// datasource.ReportError naming the dataId and retried every
+// Config.RetryInterval; before the first push that makes datasource.Watch
+// return the error at once, so a service never hangs on a Nacos that is
+// down (unless Config.StartFromSnapshot lets the SDK answer from its local
+// snapshot).
+func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
+	if !s.watching.CompareAndSwap(false, true) {
+		return fmt.Errorf("%v: already watching; a Source runs one Watch at a time", s)
+	}
+	defer s.watching.Store(false)
+
+	l := &watchLoop{src: s, push: push, seen: map[string]string{}, changed: make(chan struct{}, 1), pending: map[string]string{}}
+	for _, k := range s.kinds {
+		err := s.client.ListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group, OnChange: l.onChange})
+		if err != nil {
+			return fmt.Errorf("%v: listening to dataId %s: %w", s, k.dataID, err)
+		}
+	}
+	defer func() {
+		for _, k := range s.kinds {
+			_ = s.client.CancelListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group})
+		}
+	}()
+	return l.run(ctx)
+}
+
+// watchLoop is the state of one Watch call; run is the only goroutine that
+// calls push.
+type watchLoop struct {
+	src  *Source
+	push func([]rules.Document)
+	// seen is each dataId's content as last read ("" when missing).
+	seen map[string]string
+	// read says every dataId has been read once.
+	read bool
+	// failing says a failure was reported and nothing pushed since.
+	failing bool
+	// had says the last push held at least one document.
+	had bool
+
+	// mu guards pending, filled by the SDK's callbacks; changed wakes run.
+	mu      sync.Mutex
+	pending map[string]string
+	changed chan struct{}
+}
+
+// onChange is the SDK's ListenConfig callback: it records the new content
+// and wakes the loop.
+func (l *watchLoop) onChange(_, _, dataID, data string) {
+	l.mu.Lock()
+	l.pending[dataID] = data
+	l.mu.Unlock()
+	select {
+	case l.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (l *watchLoop) run(ctx context.Context) error {
+	s := l.src
+	retry := time.NewTicker(s.cfg.RetryInterval)
+	defer retry.Stop()
+	l.readAll(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-retry.C:
+			if !l.read || l.failing {
+				l.readAll(ctx)
+			}
+		case <-l.changed:
+			l.mu.Lock()
+			news := l.pending
+			l.pending = map[string]string{}
+			l.mu.Unlock()
+			if !l.read {
+				continue // the next full read takes them in
+			}
+			next := maps.Clone(l.seen)
+			for id, c := range news {
+				next[id] = c
+			}
+			if !maps.Equal(next, l.seen) || l.failing {
+				l.seen = next
+				l.pushSeen(ctx)
+			}
+		}
+	}
+}
+
+// readAll reads every dataId; on success it pushes them when they differ
+// from the ones seen (always the first time), else it reports the failure.
+func (l *watchLoop) readAll(ctx context.Context) {
+	s := l.src
+	next := make(map[string]string, len(s.kinds))
+	var errs []error
+	for _, k := range s.kinds {
+		c, err := s.read(k.dataID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		next[k.dataID] = c
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	if len(errs) > 0 {
+		l.fail(ctx, errors.Join(errs...))
+		return
+	}
+	if !l.read || l.failing || !maps.Equal(next, l.seen) {
+		l.seen, l.read = next, true
+		l.pushSeen(ctx)
+	}
+}
+
+// pushSeen pushes the documents present, or reports them gone when none is
+// left where the last push had some; then makes them Write's base.
+func (l *watchLoop) pushSeen(ctx context.Context) {
+	s := l.src
+	if l.failing {
+		l.failing = false
+		s.cfg.Logger.Info("nacos answering again", "source", s.String())
+	}
+	s.mu.Lock()
+	maps.Copy(s.base, l.seen)
+	s.mu.Unlock()
+
+	var docs []rules.Document
+	for _, k := range s.kinds {
+		if c := l.seen[k.dataID]; strings.TrimSpace(c) != "" {
+			docs = append(docs, s.document(k, c))
+		}
+	}
+	if len(docs) == 0 && l.had {
+		s.cfg.Logger.Warn("nacos rules documents gone", "source", s.String())
+		datasource.ReportError(ctx, fmt.Errorf("%v: every dataId (%s) is gone: %w", s, l.ids(), datasource.ErrGone))
+		return
+	}
+	l.had = len(docs) > 0
+	l.push(docs)
+}
+
+// ids lists the source's dataIds for messages.
+func (l *watchLoop) ids() string {
+	var ids []string
+	for _, k := range l.src.kinds {
+		ids = append(ids, k.dataID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// fail logs and reports a failure once per outage; the rules in force stay.
+func (l *watchLoop) fail(ctx context.Context, err error) {
+	s := l.src
+	if l.failing {
+		s.cfg.Logger.Debug("nacos still failing", "source", s.String(), "error", err.Error())
+		return
+	}
+	l.failing = true
+	s.cfg.Logger.Warn("nacos read failed", "source", s.String(), "error", err.Error())
+	datasource.ReportError(ctx, fmt.Errorf("%w; the rules in force stay until Nacos answers", err))
+}

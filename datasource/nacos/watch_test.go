@@ -1,0 +1,172 @@
+package nacos
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sentinelgen/sentinelgen/datasource"
+	"github.com/sentinelgen/sentinelgen/rules"
+	"github.com/sentinelgen/sentinelgen/runtime"
+)
+
+func TestDefaultDataIDsFollowSentinel(t *testing.T) {
+	want := map[rules.Kind]string{
+		rules.KindFlow: "orders-flow-rules", rules.KindDegrade: "orders-degrade-rules",
+		rules.KindParamFlow: "orders-param-rules", rules.KindSystem: "orders-system-rules",
+		rules.KindAuthority: "orders-authority-rules", rules.KindGatewayFlow: "orders-gw-flow-rules",
+		rules.KindAPIGroup: "orders-gw-api-group-rules",
+	}
+	src, err := NewSource(Config{ServerAddrs: []string{"127.0.0.1:1"}, App: "orders",
+		DataIDs: map[rules.Kind]string{rules.KindSystem: ""}, CacheDir: t.TempDir(), LogDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for _, k := range SupportedKinds() {
+		if got := DefaultDataID("orders", k); got != want[k] {
+			t.Errorf("DefaultDataID(orders, %s) = %q, want %q", k, got, want[k])
+		}
+		w := want[k]
+		if k == rules.KindSystem {
+			w = "" // left out by the override
+		}
+		if got := src.DataID(k); got != w {
+			t.Errorf("DataID(%s) = %q, want %q", k, got, w)
+		}
+	}
+	if src.cfg.Group != "SENTINEL_GROUP" {
+		t.Errorf("default group %q, want SENTINEL_GROUP", src.cfg.Group)
+	}
+}
+
+func TestInitialReadOfSeveralKinds(t *testing.T) {
+	addr := needServer(t)
+	app := testApp(t)
+	publish(t, addr, app+"-flow-rules", flowJSON("5"))
+	publish(t, addr, app+"-degrade-rules", `[{"resource":"createOrder","grade":0,"count":200,"timeWindow":10,"minRequestAmount":5,"slowRatioThreshold":0.5,"statIntervalMs":1000}]`)
+	publish(t, addr, app+"-authority-rules", `[{"resource":"createOrder","limitApp":"crawler","strategy":1}]`)
+	publish(t, addr, app+"-system-rules", `[{"highestSystemLoad":8}]`)
+	waitUntil(t, "the four dataIds are readable", func() bool {
+		for _, k := range []string{"flow", "degrade", "authority", "system"} {
+			if stored(t, addr, app+"-"+k+"-rules") == "" {
+				return false
+			}
+		}
+		return true
+	})
+	_, applied := watch(t, newTestSource(t, addr, nil))
+	set, n := applied.last()
+	if n != 1 || len(set.Flow) != 1 || len(set.Degrade) != 1 || len(set.Authority) != 1 || len(set.System) != 1 {
+		t.Fatalf("first push %+v (%d applied), want one rule of each of the four kinds", set, n)
+	}
+	if set.Flow[0].Count != 5 || set.Degrade[0].Count != 200 || set.Authority[0].LimitApp != "crawler" {
+		t.Errorf("read %+v", set)
+	}
+	if len(set.ParamFlow) != 0 || len(set.GatewayFlow) != 0 {
+		t.Errorf("kinds with no dataId hold rules: %+v", set)
+	}
+}
+
+func TestPublishReachesTheRuntime(t *testing.T) {
+	addr := needServer(t)
+	t.Cleanup(func() { runtime.LoadRules(runtime.Rules{}) })
+	app := testApp(t)
+	publish(t, addr, app+"-flow-rules", `[{"resource":"nacosE2E","grade":1,"count":5}]`)
+	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, app+"-flow-rules") != "" })
+	w := startWatcher(t, newTestSource(t, addr, nil), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	if got := runtimeCount(t, "nacosE2E"); got != 5 {
+		t.Fatalf("runtime flow count %v after start, want 5", got)
+	}
+	publish(t, addr, app+"-flow-rules", `[{"resource":"nacosE2E","grade":1,"count":7}]`)
+	waitUntil(t, "the publish is in force", func() bool { return runtimeCount(t, "nacosE2E") == 7 })
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v", err)
+	}
+}
+
+// runtimeCount is the count of the one flow rule in force for resource.
+func runtimeCount(t *testing.T, resource string) float64 {
+	t.Helper()
+	var counts []float64
+	for _, r := range runtime.FlowRules() {
+		if r.Resource == resource {
+			counts = append(counts, r.Count)
+		}
+	}
+	if len(counts) != 1 {
+		t.Fatalf("%d flow rules for %s in force, want 1", len(counts), resource)
+	}
+	return counts[0]
+}
+
+func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
+	addr := needServer(t)
+	app := testApp(t)
+	id := app + "-flow-rules"
+	publish(t, addr, id, flowJSON("10"))
+	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, id) != "" })
+	w, applied := watch(t, newTestSource(t, addr, nil))
+
+	publish(t, addr, id, `[{"resource":"createOrder","count":`)
+	waitUntil(t, "the broken publish is rejected", func() bool { return w.Rejected() >= 1 })
+	if err := w.LastError(); err == nil || !strings.Contains(err.Error(), "nacos:SENTINEL_GROUP/"+id) {
+		t.Errorf("LastError() = %v, want it to name the dataId %s", err, id)
+	}
+	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+		t.Errorf("flow counts %v after the broken publish, want the last good [10]", got)
+	}
+	publish(t, addr, id, flowJSON("30"))
+	waitUntil(t, "the fixed publish is applied", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(flowCounts(s), []float64{30})
+	})
+}
+
+func TestDeletedDataIDs(t *testing.T) {
+	addr := needServer(t)
+	app := testApp(t)
+	flow, degrade := app+"-flow-rules", app+"-degrade-rules"
+	publish(t, addr, flow, flowJSON("10"))
+	publish(t, addr, degrade, `[{"resource":"createOrder","grade":2,"count":3,"timeWindow":5}]`)
+	waitUntil(t, "both dataIds are readable", func() bool { return stored(t, addr, flow) != "" && stored(t, addr, degrade) != "" })
+	w, applied := watch(t, newTestSource(t, addr, nil))
+	if s, _ := applied.last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
+		t.Fatalf("first set %+v, want one flow and one degrade rule", s)
+	}
+
+	// One kind's dataId deleted: no rules of that kind, the others stay.
+	remove(t, addr, flow)
+	waitUntil(t, "the flow rules are lifted", func() bool {
+		s, _ := applied.last()
+		return len(s.Flow) == 0 && len(s.Degrade) == 1
+	})
+
+	// Every dataId deleted: gone, the last good rules stay in force.
+	remove(t, addr, degrade)
+	waitUntil(t, "the loss is reported", func() bool { return errors.Is(w.LastError(), datasource.ErrGone) })
+	if s := w.Property().Get(); len(s.Degrade) != 1 {
+		t.Errorf("rules in force %+v after every dataId is gone, want the last good degrade rule", s)
+	}
+}
+
+func TestStartFailsFastWhenNacosIsDown(t *testing.T) {
+	src := newTestSource(t, "127.0.0.1:1", func(c *Config) { c.Timeout = 500 * time.Millisecond })
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	w, err := datasource.Watch(ctx, src, datasource.WithLogger(testLogger(t)))
+	if err == nil {
+		t.Fatal("Watch started with Nacos down")
+		<-w.Done()
+	}
+	if !strings.Contains(err.Error(), "-flow-rules") {
+		t.Errorf("error %v, want it to name the dataId", err)
+	}
+	if d := time.Since(start); d > 25*time.Second {
+		t.Errorf("Watch took %v to fail", d)
+	}
+}
