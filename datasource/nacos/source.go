@@ -178,12 +178,20 @@ func (s *Source) read(dataID string) (string, error) {
 		if err == nil {
 			return content, nil
 		}
+		if s.cfg.StartFromSnapshot && strings.Contains(err.Error(), "doesn't exist") {
+			return "", fmt.Errorf("%v: reading dataId %s: %w: %v", s, dataID, errNoSnapshot, err)
+		}
 		if !strings.Contains(err.Error(), "is limited") || time.Now().After(deadline) {
 			return "", fmt.Errorf("%v: reading dataId %s: %w", s, dataID, err)
 		}
 		time.Sleep(limitedWait)
 	}
 }
+
+// errNoSnapshot marks a read that reached neither Nacos nor a snapshot of
+// the dataId: the SDK keeps none for a dataId that did not exist when last
+// read.
+var errNoSnapshot = errors.New("Nacos unreachable and no local snapshot of the dataId")
 
 // limitedWait is the pause before reading again a dataId the SDK's rate
 // limiter refused.

@@ -14,9 +14,9 @@ import (
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
-// Watch implements datasource.Source. It subscribes to every dataId
-// (ListenConfig), reads them all, each read bounded by Config.Timeout, and
-// pushes the documents present, then pushes the full set again after every
+// Watch implements datasource.Source. It reads every dataId, each read
+// bounded by Config.Timeout, pushes the documents present, subscribes to
+// them all (ListenConfig), then pushes the full set again after every
 // change Nacos announces, until ctx ends; it then returns nil.
 //
 // A missing dataId is no document of its kind. When every dataId the last
@@ -34,17 +34,7 @@ func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
 	defer s.watching.Store(false)
 
 	l := &watchLoop{src: s, push: push, seen: map[string]string{}, changed: make(chan struct{}, 1), pending: map[string]string{}}
-	for _, k := range s.kinds {
-		err := s.client.ListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group, OnChange: l.onChange})
-		if err != nil {
-			return fmt.Errorf("%v: listening to dataId %s: %w", s, k.dataID, err)
-		}
-	}
-	defer func() {
-		for _, k := range s.kinds {
-			_ = s.client.CancelListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group})
-		}
-	}()
+	defer l.unlisten()
 	return l.run(ctx)
 }
 
@@ -61,11 +51,41 @@ type watchLoop struct {
 	failing bool
 	// had says the last push held at least one document.
 	had bool
+	// listening says the SDK calls onChange for every dataId.
+	listening bool
 
 	// mu guards pending, filled by the SDK's callbacks; changed wakes run.
 	mu      sync.Mutex
 	pending map[string]string
 	changed chan struct{}
+}
+
+// listen subscribes to every dataId. It waits for the first full read:
+// the SDK's listening loop and a read both failing on an unreachable
+// server race inside the SDK, and a change made between the read and the
+// subscription is still announced, the SDK comparing the server's MD5 with
+// that of the content read.
+func (l *watchLoop) listen() error {
+	s := l.src
+	for _, k := range s.kinds {
+		err := s.client.ListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group, OnChange: l.onChange})
+		if err != nil {
+			return fmt.Errorf("%v: listening to dataId %s: %w", s, k.dataID, err)
+		}
+	}
+	l.listening = true
+	return nil
+}
+
+// unlisten ends the subscriptions listen made.
+func (l *watchLoop) unlisten() {
+	if !l.listening {
+		return
+	}
+	s := l.src
+	for _, k := range s.kinds {
+		_ = s.client.CancelListenConfig(vo.ConfigParam{DataId: k.dataID, Group: s.cfg.Group})
+	}
 }
 
 // onChange is the SDK's ListenConfig callback: it records the new content
@@ -86,6 +106,11 @@ func (l *watchLoop) run(ctx context.Context) error {
 	defer retry.Stop()
 	l.readAll(ctx)
 	for {
+		if l.read && !l.listening {
+			if err := l.listen(); err != nil {
+				return err
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -119,19 +144,31 @@ func (l *watchLoop) readAll(ctx context.Context) {
 	s := l.src
 	next := make(map[string]string, len(s.kinds))
 	var errs []error
+	snapshots := 0 // dataIds without a snapshot while Nacos is unreachable
 	for _, k := range s.kinds {
 		c, err := s.read(k.dataID)
+		if errors.Is(err, errNoSnapshot) {
+			snapshots++
+			err = nil // missing when last read, if another one has a snapshot
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		next[k.dataID] = c
 	}
+	if snapshots == len(s.kinds) {
+		errs = append(errs, fmt.Errorf("%v: %w for any of %s", s, errNoSnapshot, l.ids()))
+	}
 	if ctx.Err() != nil {
 		return
 	}
 	if len(errs) > 0 {
-		l.fail(ctx, errors.Join(errs...))
+		err := errs[0]
+		if len(errs) > 1 {
+			err = fmt.Errorf("%w (and %d more dataIds)", err, len(errs)-1)
+		}
+		l.fail(ctx, err)
 		return
 	}
 	if !l.read || l.failing || !maps.Equal(next, l.seen) {

@@ -170,3 +170,32 @@ func TestStartFailsFastWhenNacosIsDown(t *testing.T) {
 		t.Errorf("Watch took %v to fail", d)
 	}
 }
+
+func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
+	addr := needServer(t)
+	app := testApp(t)
+	publish(t, addr, app+"-flow-rules", flowJSON("12"))
+	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, app+"-flow-rules") != "" })
+	cache := t.TempDir()
+	online := newTestSource(t, addr, func(c *Config) { c.CacheDir = cache })
+	_, applied := watch(t, online)
+	if s, _ := applied.last(); !slices.Equal(flowCounts(s), []float64{12}) {
+		t.Fatalf("online read %v, want [12]", flowCounts(s))
+	}
+
+	// The same app on a Nacos that does not answer: with the option it
+	// starts on the snapshot the SDK kept, without it it fails.
+	down := func(c *Config) {
+		c.ServerAddrs, c.CacheDir, c.Timeout = []string{"127.0.0.1:1"}, cache, 500*time.Millisecond
+	}
+	offline := newTestSource(t, addr, func(c *Config) { down(c); c.StartFromSnapshot = true })
+	_, fromSnapshot := watch(t, offline)
+	if s, _ := fromSnapshot.last(); !slices.Equal(flowCounts(s), []float64{12}) {
+		t.Errorf("started on %v from the snapshot, want [12]", flowCounts(s))
+	}
+	strict := newTestSource(t, addr, down)
+	if w, err := datasource.Watch(context.Background(), strict, datasource.WithInitialTimeout(waitTimeout)); err == nil {
+		<-w.Done()
+		t.Error("Watch without StartFromSnapshot started with Nacos down")
+	}
+}
