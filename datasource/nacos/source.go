@@ -27,6 +27,8 @@ import (
 type Source struct {
 	client config_client.IConfigClient
 	cfg    Config
+	// grpcAddrs are the servers' gRPC addresses, host:port.
+	grpcAddrs []string
 	// kinds are the kinds read, each with its dataId, in SupportedKinds order.
 	kinds []kindID
 
@@ -73,12 +75,14 @@ func NewSource(cfg Config) (*Source, error) {
 		return nil, errors.New("nacos: no dataId to read")
 	}
 	servers := make([]constant.ServerConfig, 0, len(cfg.ServerAddrs))
+	var grpcAddrs []string
 	for _, addr := range cfg.ServerAddrs {
 		sc, err := serverConfig(addr)
 		if err != nil {
 			return nil, err
 		}
 		servers = append(servers, sc)
+		grpcAddrs = append(grpcAddrs, net.JoinHostPort(sc.IpAddr, strconv.FormatUint(sc.Port+grpcOffset, 10)))
 	}
 	tmp := filepath.Join(os.TempDir(), "sentinelgen-nacos")
 	cacheDir, logDir := cfg.CacheDir, cfg.LogDir
@@ -103,8 +107,12 @@ func NewSource(cfg Config) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nacos: creating the client for %v: %w", cfg.ServerAddrs, err)
 	}
-	return &Source{client: client, cfg: cfg, kinds: kinds, base: map[string]string{}}, nil
+	return &Source{client: client, cfg: cfg, grpcAddrs: grpcAddrs, kinds: kinds, base: map[string]string{}}, nil
 }
+
+// grpcOffset is how far above a server's HTTP port the SDK finds its gRPC
+// port.
+const grpcOffset = 1000
 
 // serverConfig parses "host:port" or "http://host:port/context".
 func serverConfig(addr string) (constant.ServerConfig, error) {

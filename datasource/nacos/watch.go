@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,14 @@ func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
 
 	l := &watchLoop{src: s, push: push, seen: map[string]string{}, changed: make(chan struct{}, 1), pending: map[string]string{}}
 	defer l.unlisten()
+	if s.reachable(ctx) {
+		// Subscribing before the first read lets the SDK's first poll,
+		// made as soon as it connects, carry the subscriptions; else they
+		// wait for its next poll, seconds later.
+		if err := l.listen(); err != nil {
+			return err
+		}
+	}
 	return l.run(ctx)
 }
 
@@ -60,11 +69,11 @@ type watchLoop struct {
 	changed chan struct{}
 }
 
-// listen subscribes to every dataId. It waits for the first full read:
-// the SDK's listening loop and a read both failing on an unreachable
-// server race inside the SDK, and a change made between the read and the
-// subscription is still announced, the SDK comparing the server's MD5 with
-// that of the content read.
+// listen subscribes to every dataId. When no server accepted a connection
+// it waits for the first full read: the SDK's listening loop and a read
+// both failing on an unreachable server race inside the SDK. A change made
+// between the read and the subscription is still announced, the SDK
+// comparing the server's MD5 with that of the content read.
 func (l *watchLoop) listen() error {
 	s := l.src
 	for _, k := range s.kinds {
@@ -75,6 +84,19 @@ func (l *watchLoop) listen() error {
 	}
 	l.listening = true
 	return nil
+}
+
+// reachable reports whether a server's gRPC port accepts a connection
+// within Config.Timeout.
+func (s *Source) reachable(ctx context.Context) bool {
+	d := net.Dialer{Timeout: s.cfg.Timeout}
+	for _, addr := range s.grpcAddrs {
+		if c, err := d.DialContext(ctx, "tcp", addr); err == nil {
+			c.Close()
+			return true
+		}
+	}
+	return false
 }
 
 // unlisten ends the subscriptions listen made.
