@@ -175,6 +175,9 @@ func (l *watchLoop) readAll(ctx context.Context) {
 		}
 		if err != nil {
 			errs = append(errs, err)
+			if !s.cfg.StartFromSnapshot {
+				break // Nacos is failing: the others would wait as long
+			}
 			continue
 		}
 		next[k.dataID] = c
@@ -189,6 +192,9 @@ func (l *watchLoop) readAll(ctx context.Context) {
 		err := errs[0]
 		if len(errs) > 1 {
 			err = fmt.Errorf("%w (and %d more dataIds)", err, len(errs)-1)
+		}
+		if skipped := len(s.kinds) - len(next) - len(errs); skipped > 0 {
+			err = fmt.Errorf("%w (%d more dataIds not read)", err, skipped)
 		}
 		l.fail(ctx, err)
 		return
