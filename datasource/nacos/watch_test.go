@@ -50,8 +50,10 @@ func TestInitialReadOfSeveralKinds(t *testing.T) {
 	publish(t, addr, app+"-degrade-rules", `[{"resource":"createOrder","grade":0,"count":200,"timeWindow":10,"minRequestAmount":5,"slowRatioThreshold":0.5,"statIntervalMs":1000}]`)
 	publish(t, addr, app+"-authority-rules", `[{"resource":"createOrder","limitApp":"crawler","strategy":1}]`)
 	publish(t, addr, app+"-system-rules", `[{"highestSystemLoad":8}]`)
-	waitUntil(t, "the four dataIds are readable", func() bool {
-		for _, k := range []string{"flow", "degrade", "authority", "system"} {
+	publish(t, addr, app+"-gw-api-group-rules", `[{"apiName":"orders-api","predicateItems":[{"pattern":"/orders/**","matchStrategy":1}]}]`)
+	publish(t, addr, app+"-gw-flow-rules", `[{"resource":"orders-api","resourceMode":1,"grade":1,"count":5}]`)
+	waitUntil(t, "the six dataIds are readable", func() bool {
+		for _, k := range []string{"flow", "degrade", "authority", "system", "gw-api-group", "gw-flow"} {
 			if stored(t, addr, app+"-"+k+"-rules") == "" {
 				return false
 			}
@@ -61,12 +63,15 @@ func TestInitialReadOfSeveralKinds(t *testing.T) {
 	_, applied := watch(t, newTestSource(t, addr, nil))
 	set, n := applied.last()
 	if n != 1 || len(set.Flow) != 1 || len(set.Degrade) != 1 || len(set.Authority) != 1 || len(set.System) != 1 {
-		t.Fatalf("first push %+v (%d applied), want one rule of each of the four kinds", set, n)
+		t.Fatalf("first push %+v (%d applied), want one rule of each of the six kinds", set, n)
 	}
 	if set.Flow[0].Count != 5 || set.Degrade[0].Count != 200 || set.Authority[0].LimitApp != "crawler" {
 		t.Errorf("read %+v", set)
 	}
-	if len(set.ParamFlow) != 0 || len(set.GatewayFlow) != 0 {
+	if len(set.GatewayFlow) != 1 || len(set.APIGroups) != 1 {
+		t.Errorf("gateway rules %+v and API groups %+v, want one of each", set.GatewayFlow, set.APIGroups)
+	}
+	if len(set.ParamFlow) != 0 {
 		t.Errorf("kinds with no dataId hold rules: %+v", set)
 	}
 }
