@@ -67,9 +67,15 @@ func TestWriteCompareAndSwapRetriesOnFreshContent(t *testing.T) {
 		t.Fatalf("first Write: %v", err)
 	}
 	waitUntil(t, "the first write is stored", func() bool { return strings.Contains(stored(t, addr, id), `"count": 20`) })
+	// The second writer's watch has seen it: nothing changes its base below.
+	waitUntil(t, "the second writer sees the first write", func() bool {
+		c := flowCounts(w2.Property().Get())
+		return len(c) == 1 && c[0] == 20
+	})
 
-	// The second writer's base is stale; with no retries the conflict is
-	// reported and nothing is written.
+	// The second writer's base is made stale again, as if it had read
+	// before the first write; with no retries the conflict is reported and
+	// nothing is written.
 	second.cfg.ConflictRetries = -1
 	second.setBase(id, flowJSON("10"))
 	stale := base
