@@ -33,7 +33,7 @@ func testApp(t *testing.T) string {
 // SDK's cache and log in the test's temporary directory.
 func newTestSource(t *testing.T, addr string, change func(*Config)) *Source {
 	t.Helper()
-	dir := t.TempDir()
+	dir := sdkDir(t)
 	cfg := Config{
 		ServerAddrs:   []string{addr},
 		App:           testApp(t),

@@ -22,7 +22,30 @@ func TestMain(m *testing.M) {
 	os.Exit(runWithServer(m))
 }
 
+// sdkRoot holds the SDK's cache and log directories of every test (see
+// sdkDir); TestMain removes it at the end.
+var sdkRoot string
+
+// sdkDir returns a new directory for the SDK's cache or logs. It is not a
+// t.TempDir: the SDK's goroutines may still write there after the test's
+// source is closed, which would fail t.TempDir's removal.
+func sdkDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(sdkRoot, "sdk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func runWithServer(m *testing.M) int {
+	root, err := os.MkdirTemp("", "nacos-sdk-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	sdkRoot = root
+	defer os.RemoveAll(root)
 	dir := nacosDir()
 	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
 	if _, err := exec.LookPath("java"); err != nil {

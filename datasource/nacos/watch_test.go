@@ -21,7 +21,7 @@ func TestDefaultDataIDsFollowSentinel(t *testing.T) {
 		rules.KindAPIGroup: "orders-gw-api-group-rules",
 	}
 	src, err := NewSource(Config{ServerAddrs: []string{"127.0.0.1:1"}, App: "orders",
-		DataIDs: map[rules.Kind]string{rules.KindSystem: ""}, CacheDir: t.TempDir(), LogDir: t.TempDir()})
+		DataIDs: map[rules.Kind]string{rules.KindSystem: ""}, CacheDir: sdkDir(t), LogDir: sdkDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	app := testApp(t)
 	publish(t, addr, app+"-flow-rules", flowJSON("12"))
 	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, app+"-flow-rules") != "" })
-	cache := t.TempDir()
+	cache := sdkDir(t)
 	online := newTestSource(t, addr, func(c *Config) { c.CacheDir = cache })
 	_, applied := watch(t, online)
 	if s, _ := applied.last(); !slices.Equal(flowCounts(s), []float64{12}) {
