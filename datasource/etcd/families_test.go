@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -56,7 +57,7 @@ func TestEveryKindReachesTheRuntime(t *testing.T) {
 	put(t, cli, prefix+"param-flow.json", `[{"resource":"createOrder","paramIdx":0,"count":4,"paramFlowItemList":[{"object":"hot","classType":"String","count":1}]}]`)
 	put(t, cli, prefix+"system.json", `[{"highestSystemLoad":-1,"highestCpuUsage":-1,"qps":500,"avgRt":-1,"maxThread":-1}]`)
 	put(t, cli, prefix+"authority.json", `[{"resource":"createOrder","limitApp":"app-bad","strategy":1}]`)
-	w := startWatcher(t, newTestSource(t, cli, prefix, WithPrefix()), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	w := st.StartWatcher(t, newTestSource(t, cli, prefix, WithPrefix()), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
 
 	inForce := func() string {
 		var b strings.Builder
@@ -75,14 +76,14 @@ func TestEveryKindReachesTheRuntime(t *testing.T) {
 		t.Fatalf("in force after start: %q", got)
 	}
 	good := rules.Current()
-	if len(good.ParamFlow) != 1 || good.ParamFlow[0].Count != 4 || good.System[0].QPS != 500 || runtimeCount(t, "createOrder") != 5 {
+	if len(good.ParamFlow) != 1 || good.ParamFlow[0].Count != 4 || good.System[0].QPS != 500 || st.RuntimeCount(t, "createOrder") != 5 {
 		t.Fatalf("rules in force %+v", good)
 	}
 
 	// A paramIdx that is not a number is refused: the whole push is, and
 	// every kind keeps its rules.
 	put(t, cli, prefix+"flow.json", `[{"resource":"createOrder","count":6}]`)
-	waitUntil(t, "the flow change applies", func() bool { return runtimeCount(t, "createOrder") == 6 })
+	waitUntil(t, "the flow change applies", func() bool { return st.RuntimeCount(t, "createOrder") == 6 })
 	good = rules.Current()
 	put(t, cli, prefix+"param-flow.json", `[{"resource":"createOrder","paramIdx":"first","count":4}]`)
 	waitUntil(t, "the malformed update is rejected", func() bool { return w.Rejected() == 1 })

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -31,7 +32,7 @@ func TestRestartWithEmptyDataIsFollowed(t *testing.T) {
 	put(t, admin, ordersKey, flowDoc(20))
 	sets := applied.waitCount(t, 2)
 	_, at := applied.snapshot()
-	if got := flowCounts(sets[len(sets)-1]); !slices.Equal(got, []float64{20}) {
+	if got := st.FlowCounts(sets[len(sets)-1]); !slices.Equal(got, []float64{20}) {
 		t.Fatalf("applied flow counts %v after the restart, want [20]", got)
 	}
 	if lag := at[len(at)-1].Sub(written); lag > 10*time.Second {
@@ -46,7 +47,7 @@ func TestRestartWithEmptyDataIsFollowed(t *testing.T) {
 	put(t, admin, ordersKey, flowDoc(30))
 	waitUntil(t, "the next update is applied", func() bool {
 		sets, _ := applied.snapshot()
-		return slices.Equal(flowCounts(sets[len(sets)-1]), []float64{30})
+		return slices.Equal(st.FlowCounts(sets[len(sets)-1]), []float64{30})
 	})
 	waitUntil(t, "LastError clears", func() bool { return w.LastError() == nil })
 }
@@ -69,7 +70,7 @@ func TestHungServerIsReported(t *testing.T) {
 		t.Errorf("reported %v after the server hung, want within 15s", d)
 	}
 	t.Logf("reported %v after the server hung: %v", time.Since(paused), w.LastError())
-	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
 		t.Errorf("property holds %v while etcd hangs, want [10]", got)
 	}
 	if sets, _ := applied.snapshot(); len(sets) != 1 {
@@ -79,7 +80,7 @@ func TestHungServerIsReported(t *testing.T) {
 	srv.Resume()
 	waitUntil(t, "the watcher is good again", func() bool { return w.LastError() == nil })
 	put(t, admin, ordersKey, flowDoc(20))
-	if got := flowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{20}) {
+	if got := st.FlowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{20}) {
 		t.Errorf("applied flow counts %v after the server resumed, want [20]", got)
 	}
 }
@@ -127,7 +128,7 @@ func TestDeletedKeyIsGone(t *testing.T) {
 				wopts = append(wopts, datasource.WithGoneMeansEmpty())
 			}
 			w, applied := watch(t, newTestSource(t, cli, tc.key, opts...), wopts...)
-			first := flowCounts(applied.waitCount(t, 1)[0])
+			first := st.FlowCounts(applied.waitCount(t, 1)[0])
 			settled(t, w, 1)
 
 			// Every document at once (one revision): deleting them one by
@@ -142,16 +143,16 @@ func TestDeletedKeyIsGone(t *testing.T) {
 			if tc.empty {
 				waitUntil(t, "an empty set is applied", func() bool {
 					sets, _ := applied.snapshot()
-					return len(flowCounts(sets[len(sets)-1])) == 0
+					return len(st.FlowCounts(sets[len(sets)-1])) == 0
 				})
 			} else {
 				waitUntil(t, "the loss is reported", func() bool { return errors.Is(w.LastError(), datasource.ErrGone) })
 				time.Sleep(100 * time.Millisecond)
 				sets, _ := applied.snapshot()
-				if got := flowCounts(sets[len(sets)-1]); !slices.Equal(got, first) {
+				if got := st.FlowCounts(sets[len(sets)-1]); !slices.Equal(got, first) {
 					t.Errorf("last set applied %v with the documents gone, want %v kept", got, first)
 				}
-				if got := flowCounts(w.Property().Get()); !slices.Equal(got, first) {
+				if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, first) {
 					t.Errorf("property holds %v with the documents gone, want %v", got, first)
 				}
 			}
@@ -159,7 +160,7 @@ func TestDeletedKeyIsGone(t *testing.T) {
 			put(t, cli, tc.docs[0], flowDoc(30))
 			waitUntil(t, "the returned document applies", func() bool {
 				sets, _ := applied.snapshot()
-				return slices.Equal(flowCounts(sets[len(sets)-1]), []float64{30})
+				return slices.Equal(st.FlowCounts(sets[len(sets)-1]), []float64{30})
 			})
 			waitUntil(t, "LastError clears", func() bool { return w.LastError() == nil })
 		})

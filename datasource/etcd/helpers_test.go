@@ -10,6 +10,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -112,34 +113,8 @@ func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) 
 	applied := newAppliedSets()
 	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.apply), datasource.WithLogger(testLogger(t)),
 		datasource.WithInitialTimeout(waitTimeout)}, opts...)
-	w := startWatcher(t, src, opts...)
+	w := st.StartWatcher(t, src, opts...)
 	return w, applied
-}
-
-// startWatcher runs datasource.Watch and stops it at the end of the test.
-func startWatcher(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) *datasource.Watcher {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	w, err := datasource.Watch(ctx, src, opts...)
-	if err != nil {
-		cancel()
-		t.Fatalf("datasource.Watch: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		<-w.Done()
-	})
-	return w
-}
-
-// flowCounts lists the count of every flow rule of s, a compact way to say
-// which test document a set came from.
-func flowCounts(s rules.Set) []float64 {
-	var out []float64
-	for _, r := range s.Flow {
-		out = append(out, r.Count)
-	}
-	return out
 }
 
 // server starts etcd for one test and returns it with a client.

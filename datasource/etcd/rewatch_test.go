@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -75,7 +76,7 @@ func TestLostWatchResumesFromTheNextRevision(t *testing.T) {
 	sets, _ := applied.snapshot()
 	var got [][]float64
 	for _, s := range sets {
-		got = append(got, flowCounts(s))
+		got = append(got, st.FlowCounts(s))
 	}
 	if want := [][]float64{{10}, {20}, {30}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("applied %v, want %v", got, want)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -26,7 +27,7 @@ func TestUpdateReachesEveryInstanceWithinOneSecond(t *testing.T) {
 		instances = append(instances, applied)
 	}
 	for i, applied := range instances {
-		if got := flowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{10}) {
+		if got := st.FlowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{10}) {
 			t.Fatalf("instance %d started with flow counts %v, want [10]", i, got)
 		}
 	}
@@ -36,7 +37,7 @@ func TestUpdateReachesEveryInstanceWithinOneSecond(t *testing.T) {
 	for i, applied := range instances {
 		applied.waitCount(t, 2)
 		sets, at := applied.snapshot()
-		if got := flowCounts(sets[1]); !slices.Equal(got, []float64{20}) {
+		if got := st.FlowCounts(sets[1]); !slices.Equal(got, []float64{20}) {
 			t.Errorf("instance %d applied flow counts %v, want [20]", i, got)
 		}
 		if lag := at[1].Sub(written); lag > time.Second {
@@ -53,17 +54,17 @@ func TestUpdateReachesTheRuntime(t *testing.T) {
 	key := "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdE2E","count":5}]`)
 
-	w := startWatcher(t, newTestSource(t, cli, key), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
-	if got := runtimeCount(t, "etcdE2E"); got != 5 {
+	w := st.StartWatcher(t, newTestSource(t, cli, key), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	if got := st.RuntimeCount(t, "etcdE2E"); got != 5 {
 		t.Fatalf("runtime flow count %v after start, want 5", got)
 	}
 
 	put(t, cli, key, `[{"resource":"etcdE2E","count":7}]`)
 	deadline := time.Now().Add(time.Second)
-	for runtimeCount(t, "etcdE2E") != 7 {
+	for st.RuntimeCount(t, "etcdE2E") != 7 {
 		if time.Now().After(deadline) {
 			t.Fatalf("runtime flow count %v one second after the update, want 7 (watcher error: %v)",
-				runtimeCount(t, "etcdE2E"), w.LastError())
+				st.RuntimeCount(t, "etcdE2E"), w.LastError())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -71,21 +72,6 @@ func TestUpdateReachesTheRuntime(t *testing.T) {
 	if w.Applied() != 2 {
 		t.Errorf("Applied() = %d, want 2", w.Applied())
 	}
-}
-
-// runtimeCount is the count of the one flow rule in force for resource.
-func runtimeCount(t *testing.T, resource string) float64 {
-	t.Helper()
-	var counts []float64
-	for _, r := range runtime.FlowRules() {
-		if r.Resource == resource {
-			counts = append(counts, r.Count)
-		}
-	}
-	if len(counts) != 1 {
-		t.Fatalf("%d flow rules for %s in force, want 1", len(counts), resource)
-	}
-	return counts[0]
 }
 
 func TestMalformedUpdateChangesNothing(t *testing.T) {
@@ -102,7 +88,7 @@ func TestMalformedUpdateChangesNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "etcd:"+ordersKey+":3") {
 		t.Errorf("LastError() = %v, want it positioned at etcd:%s:3", err, ordersKey)
 	}
-	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
 		t.Errorf("property holds flow counts %v after the bad update, want the last good [10]", got)
 	}
 	if sets, _ := applied.snapshot(); len(sets) != 1 {
@@ -111,7 +97,7 @@ func TestMalformedUpdateChangesNothing(t *testing.T) {
 
 	// A good update afterwards applies and clears the error.
 	put(t, cli, ordersKey, flowDoc(30))
-	if got := flowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{30}) {
+	if got := st.FlowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{30}) {
 		t.Errorf("applied flow counts %v after the fix, want [30]", got)
 	}
 	settled(t, w, 2)
@@ -134,7 +120,7 @@ func TestWatchResumesAfterEtcdRestart(t *testing.T) {
 	// The outage is reported; the rules in force stay.
 	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
 	t.Logf("reported while etcd is down: %v", w.LastError())
-	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{11, 10}) {
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{11, 10}) {
 		t.Fatalf("property holds %v while etcd is down, want [11 10]", got)
 	}
 	srv.Restart()
@@ -149,7 +135,7 @@ func TestWatchResumesAfterEtcdRestart(t *testing.T) {
 	sets, _ := applied.snapshot()
 	var got [][]float64
 	for _, s := range sets {
-		got = append(got, flowCounts(s))
+		got = append(got, st.FlowCounts(s))
 	}
 	want := [][]float64{{10}, {11, 10}, {11, 20}, {11, 30}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
@@ -183,7 +169,7 @@ func TestCompactedRevisionTriggersFullRead(t *testing.T) {
 	}
 	proxy.Restore()
 
-	if got := flowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{20}) {
+	if got := st.FlowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{20}) {
 		t.Errorf("applied flow counts %v after the re-read, want [20]", got)
 	}
 	if n := src.resyncs.Load(); n != 1 {
@@ -192,8 +178,8 @@ func TestCompactedRevisionTriggersFullRead(t *testing.T) {
 	// The re-read set is not applied twice: a later update is the third.
 	put(t, admin, ordersKey, flowDoc(30))
 	sets := applied.waitCount(t, 3)
-	if len(sets) != 3 || !slices.Equal(flowCounts(sets[2]), []float64{30}) {
-		t.Errorf("applied %d sets, last %v; want 3 ending with [30]", len(sets), flowCounts(sets[len(sets)-1]))
+	if len(sets) != 3 || !slices.Equal(st.FlowCounts(sets[2]), []float64{30}) {
+		t.Errorf("applied %d sets, last %v; want 3 ending with [30]", len(sets), st.FlowCounts(sets[len(sets)-1]))
 	}
 	settled(t, w, 3)
 	if w.Applied() != 3 {
@@ -207,19 +193,19 @@ func TestPrefixPushesTheWholeSet(t *testing.T) {
 	put(t, cli, "/sentinel/orders/b.toml", flowDoc(2))
 	put(t, cli, "/sentinel/payments/c.toml", flowDoc(9)) // outside the prefix
 	_, applied := watch(t, newTestSource(t, cli, "/sentinel/orders/", WithPrefix()))
-	if got := flowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{1, 2}) {
+	if got := st.FlowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{1, 2}) {
 		t.Fatalf("first set %v, want [1 2] (every key under the prefix, in key order)", got)
 	}
 
 	// A change to one key pushes all of them; a deleted key leaves the set.
 	put(t, cli, "/sentinel/orders/b.toml", flowDoc(3))
-	if got := flowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{1, 3}) {
+	if got := st.FlowCounts(applied.waitCount(t, 2)[1]); !slices.Equal(got, []float64{1, 3}) {
 		t.Errorf("after changing b: %v, want [1 3]", got)
 	}
 	if _, err := cli.Delete(context.Background(), "/sentinel/orders/a.toml"); err != nil {
 		t.Fatal(err)
 	}
-	if got := flowCounts(applied.waitCount(t, 3)[2]); !slices.Equal(got, []float64{3}) {
+	if got := st.FlowCounts(applied.waitCount(t, 3)[2]); !slices.Equal(got, []float64{3}) {
 		t.Errorf("after deleting a: %v, want [3]", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -64,13 +65,13 @@ func TestWriteLosesToAConcurrentWriterWithErrConflict(t *testing.T) {
 	if !errors.Is(err, ErrConflict) {
 		t.Fatalf("Write over a newer revision = %v, want ErrConflict", err)
 	}
-	if got := flowCounts(stored(t, mine, key)); !slices.Equal(got, []float64{20}) {
+	if got := st.FlowCounts(stored(t, mine, key)); !slices.Equal(got, []float64{20}) {
 		t.Fatalf("etcd holds %v after the losing write, want the winner's [20]", got)
 	}
 
 	// After re-reading, the retry succeeds.
 	_, applied := watch(t, mine)
-	if got := flowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{20}) {
+	if got := st.FlowCounts(applied.waitCount(t, 1)[0]); !slices.Equal(got, []float64{20}) {
 		t.Fatalf("re-read %v, want [20]", got)
 	}
 	// The push is applied before the source takes its documents as Write's
@@ -85,7 +86,7 @@ func TestWriteLosesToAConcurrentWriterWithErrConflict(t *testing.T) {
 	if err := mine.Write(context.Background(), flowSet(30)); err != nil {
 		t.Fatalf("Write after re-reading: %v", err)
 	}
-	if got := flowCounts(stored(t, mine, key)); !slices.Equal(got, []float64{30}) {
+	if got := st.FlowCounts(stored(t, mine, key)); !slices.Equal(got, []float64{30}) {
 		t.Errorf("etcd holds %v after the retry, want [30]", got)
 	}
 }
@@ -102,7 +103,7 @@ func TestWriteBuildsOnItsOwnEarlierWrite(t *testing.T) {
 			t.Fatalf("Write %v: %v", n, err)
 		}
 	}
-	if got := flowCounts(stored(t, src, key)); !slices.Equal(got, []float64{12}) {
+	if got := st.FlowCounts(stored(t, src, key)); !slices.Equal(got, []float64{12}) {
 		t.Errorf("etcd holds %v, want [12]", got)
 	}
 }
@@ -166,7 +167,7 @@ func TestPersistWritesRuntimeChangesBackToEtcd(t *testing.T) {
 	const key = "/sentinel/orders/flow.json"
 	put(t, cli, key, `[{"resource":"etcdPersist","count":5}]`)
 	src := newTestSource(t, cli, key)
-	w := startWatcher(t, src, datasource.WithLogger(testLogger(t)))
+	w := st.StartWatcher(t, src, datasource.WithLogger(testLogger(t)))
 	stop, err := w.Persist(datasource.WithLogger(testLogger(t)))
 	if err != nil {
 		t.Fatal(err)
@@ -192,13 +193,13 @@ func TestPersistWritesRuntimeChangesBackToEtcd(t *testing.T) {
 		defer src.mu.Unlock()
 		return src.baseRev >= rev
 	})
-	if got := runtimeCount(t, "etcdPersist"); got != 9 {
+	if got := st.RuntimeCount(t, "etcdPersist"); got != 9 {
 		t.Errorf("runtime count %v after the write-back, want 9", got)
 	}
 	if n := loads.Load(); n != 1 {
 		t.Errorf("flow rules loaded %d times, want once: the write read back is already in force", n)
 	}
-	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{9}) {
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{9}) {
 		t.Errorf("watcher's property holds %v, want the written-back [9]", got)
 	}
 	if err := w.LastError(); err != nil {

@@ -1,7 +1,6 @@
 package nacos
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -134,23 +134,7 @@ func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) 
 	applied := &appliedSets{}
 	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.apply), datasource.WithLogger(testLogger(t)),
 		datasource.WithInitialTimeout(waitTimeout)}, opts...)
-	return startWatcher(t, src, opts...), applied
-}
-
-// startWatcher runs datasource.Watch and stops it at the end of the test.
-func startWatcher(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) *datasource.Watcher {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	w, err := datasource.Watch(ctx, src, opts...)
-	if err != nil {
-		cancel()
-		t.Fatalf("datasource.Watch: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		<-w.Done()
-	})
-	return w
+	return st.StartWatcher(t, src, opts...), applied
 }
 
 // waitUntil polls cond until it holds, failing the test after waitTimeout.
@@ -163,15 +147,6 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// flowCounts lists the count of every flow rule of s.
-func flowCounts(s rules.Set) []float64 {
-	var out []float64
-	for _, r := range s.Flow {
-		out = append(out, r.Count)
-	}
-	return out
 }
 
 // flowJSON is Sentinel's JSON for one flow rule on createOrder.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -82,30 +83,15 @@ func TestPublishReachesTheRuntime(t *testing.T) {
 	app := testApp(t)
 	publish(t, addr, app+"-flow-rules", `[{"resource":"nacosE2E","grade":1,"count":5}]`)
 	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, app+"-flow-rules") != "" })
-	w := startWatcher(t, newTestSource(t, addr, nil), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
-	if got := runtimeCount(t, "nacosE2E"); got != 5 {
+	w := st.StartWatcher(t, newTestSource(t, addr, nil), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	if got := st.RuntimeCount(t, "nacosE2E"); got != 5 {
 		t.Fatalf("runtime flow count %v after start, want 5", got)
 	}
 	publish(t, addr, app+"-flow-rules", `[{"resource":"nacosE2E","grade":1,"count":7}]`)
-	waitUntil(t, "the publish is in force", func() bool { return runtimeCount(t, "nacosE2E") == 7 })
+	waitUntil(t, "the publish is in force", func() bool { return st.RuntimeCount(t, "nacosE2E") == 7 })
 	if err := w.LastError(); err != nil {
 		t.Errorf("LastError() = %v", err)
 	}
-}
-
-// runtimeCount is the count of the one flow rule in force for resource.
-func runtimeCount(t *testing.T, resource string) float64 {
-	t.Helper()
-	var counts []float64
-	for _, r := range runtime.FlowRules() {
-		if r.Resource == resource {
-			counts = append(counts, r.Count)
-		}
-	}
-	if len(counts) != 1 {
-		t.Fatalf("%d flow rules for %s in force, want 1", len(counts), resource)
-	}
-	return counts[0]
 }
 
 func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
@@ -121,13 +107,13 @@ func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
 	if err := w.LastError(); err == nil || !strings.Contains(err.Error(), "nacos:SENTINEL_GROUP/"+id) {
 		t.Errorf("LastError() = %v, want it to name the dataId %s", err, id)
 	}
-	if got := flowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
 		t.Errorf("flow counts %v after the broken publish, want the last good [10]", got)
 	}
 	publish(t, addr, id, flowJSON("30"))
 	waitUntil(t, "the fixed publish is applied", func() bool {
 		s, _ := applied.last()
-		return slices.Equal(flowCounts(s), []float64{30})
+		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 }
 
@@ -184,8 +170,8 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	cache := sdkDir(t)
 	online := newTestSource(t, addr, func(c *Config) { c.CacheDir = cache })
 	_, applied := watch(t, online)
-	if s, _ := applied.last(); !slices.Equal(flowCounts(s), []float64{12}) {
-		t.Fatalf("online read %v, want [12]", flowCounts(s))
+	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
+		t.Fatalf("online read %v, want [12]", st.FlowCounts(s))
 	}
 
 	// The same app on a Nacos that does not answer: with the option it
@@ -195,8 +181,8 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	}
 	offline := newTestSource(t, addr, func(c *Config) { down(c); c.StartFromSnapshot = true })
 	_, fromSnapshot := watch(t, offline)
-	if s, _ := fromSnapshot.last(); !slices.Equal(flowCounts(s), []float64{12}) {
-		t.Errorf("started on %v from the snapshot, want [12]", flowCounts(s))
+	if s, _ := fromSnapshot.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
+		t.Errorf("started on %v from the snapshot, want [12]", st.FlowCounts(s))
 	}
 	strict := newTestSource(t, addr, down)
 	if w, err := datasource.Watch(context.Background(), strict, datasource.WithInitialTimeout(waitTimeout)); err == nil {

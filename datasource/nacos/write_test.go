@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -42,7 +43,7 @@ func TestWriteOnlyTheKindsThatDiffer(t *testing.T) {
 		t.Errorf("degrade dataId rewritten to %q, want it untouched (%q)", got, degrade)
 	}
 	waitUntil(t, "the write comes back through the watch", func() bool {
-		c := flowCounts(w.Property().Get())
+		c := st.FlowCounts(w.Property().Get())
 		return len(c) == 1 && c[0] == 20
 	})
 }
@@ -69,7 +70,7 @@ func TestWriteCompareAndSwapRetriesOnFreshContent(t *testing.T) {
 	waitUntil(t, "the first write is stored", func() bool { return strings.Contains(stored(t, addr, id), `"count": 20`) })
 	// The second writer's watch has seen it: nothing changes its base below.
 	waitUntil(t, "the second writer sees the first write", func() bool {
-		c := flowCounts(w2.Property().Get())
+		c := st.FlowCounts(w2.Property().Get())
 		return len(c) == 1 && c[0] == 20
 	})
 
