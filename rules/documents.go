@@ -31,3 +31,12 @@ func parseEach[T any](items []T, parse func(T) (Set, error)) (Set, error) {
 	}
 	return set, errors.Join(errs...)
 }
+
+// ParseAll is LoadAll for documents read from a store rather than files:
+// every document is parsed, and the Set holds every rule that has no problem
+// of its own, also from documents with invalid rules, while the error joins
+// the problems of all of them. A non-nil error means the set is partial:
+// report it, never Apply it.
+func ParseAll(docs []Document) (Set, error) {
+	return parseEach(docs, parsePartial)
+}

@@ -34,3 +34,21 @@ func TestParseDocumentsAllOrNothing(t *testing.T) {
 		t.Errorf("errors from %v, want one from c.toml and one from d.toml: %v", files, err)
 	}
 }
+
+// ParseAll keeps the valid rules of every document, also of a document with
+// an invalid rule, beside the problems of all of them: what the linter
+// checks when its rules come from a store.
+func TestParseAllKeepsTheValidRules(t *testing.T) {
+	good := Document{Name: "nacos:G/a-flow-rules", Kind: KindFlow, Data: []byte(`[{"resource": "a", "count": 1}]`)}
+	mixed := Document{Name: "nacos:G/b-flow-rules", Kind: KindFlow,
+		Data: []byte("[\n{\"resource\": \"b\", \"count\": 1},\n{\"resource\": \"c\", \"count\": -1}\n]")}
+
+	s, err := ParseAll([]Document{good, mixed})
+	if got := flowResourceNames(s); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("flow resources %v, want [a b]", got)
+	}
+	problems := Errors(err)
+	if len(problems) != 1 || problems[0].Pos.File != "nacos:G/b-flow-rules" || problems[0].Pos.Line != 3 {
+		t.Fatalf("problems %v, want one at nacos:G/b-flow-rules line 3", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sentinelgen/sentinelgen/internal/servertest"
 	"github.com/sentinelgen/sentinelgen/lint"
 )
 
@@ -148,5 +149,39 @@ func TestLintPrintsRelatedLines(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no ship.go finding with its related place in:\n%s", stdout)
+	}
+}
+
+// Rules kept in a store are linted where they live: the findings name the
+// key and the JSON line of the rule, as they name a file's, and an invalid
+// rule there is reported beside the checks of the valid ones.
+func TestLintRulesInAStore(t *testing.T) {
+	addr := servertest.StartRedis(t)
+	servertest.Redis(t, addr, "", "SET", "orders-flow-rules",
+		"[\n  {\"resource\": \"unknown.createOrder\", \"count\": 100},\n  {\"resource\": \"unknown.creatOrder\", \"count\": 100}\n]")
+	servertest.Redis(t, addr, "", "SET", "orders-degrade-rules",
+		"[\n  {\"resource\": \"unknown.createOrder\", \"grade\": 2, \"count\": -3, \"timeWindow\": 10}\n]")
+	lintCase(t, "unknown-resource")
+
+	code, stdout, stderr := invoke("lint", "-rules", "redis://"+addr+"/?key=orders-flow-rules,orders-degrade-rules", ".")
+	if code != exitProblems {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitProblems, stderr)
+	}
+	for _, want := range []string{
+		`redis:orders-flow-rules:3: [1]: [unknown-resource] resource "unknown.creatOrder" is neither declared`,
+		"redis:orders-degrade-rules:2: [0].count: [invalid-rule] count: -3 must be",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "orders-flow-rules:2:") {
+		t.Errorf("the rule of a declared resource was reported:\n%s", stdout)
+	}
+
+	// A store that holds none of the keys stops the run, naming them.
+	code, _, stderr = invoke("lint", "-rules", "redis://"+addr+"/?key=orders-flw-rules", ".")
+	if code != exitUsage || !strings.Contains(stderr, "orders-flw-rules") {
+		t.Errorf("exit %d, stderr %q; want %d naming the missing key", code, stderr, exitUsage)
 	}
 }
