@@ -75,6 +75,7 @@ func (l *watchLoop) run(ctx context.Context) error {
 	} else {
 		l.readAll(ctx)
 	}
+	l.drainSessions()
 	retry := time.NewTicker(s.cfg.RetryInterval)
 	defer retry.Stop()
 	for {
@@ -95,6 +96,18 @@ func (l *watchLoop) run(ctx context.Context) error {
 			if (!l.read || l.failing) && l.conn.State() == zk.StateHasSession {
 				l.readAll(ctx)
 			}
+		}
+	}
+}
+
+// drainSessions drops the session states queued before the first read,
+// which that read has taken into account.
+func (l *watchLoop) drainSessions() {
+	for {
+		select {
+		case <-l.src.sessions:
+		default:
+			return
 		}
 	}
 }

@@ -7,6 +7,7 @@ package zktest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -76,7 +77,7 @@ func Start(classpath, parent string) (*Server, error) {
 		"clientPort=" + strconv.Itoa(port),
 		"clientPortAddress=127.0.0.1",
 		"admin.enableServer=false",
-		"4lw.commands.whitelist=ruok",
+		"4lw.commands.whitelist=srvr",
 		"",
 	}, "\n")
 	if err := os.WriteFile(filepath.Join(dir, "zoo.cfg"), []byte(cfg), 0o644); err != nil {
@@ -118,7 +119,8 @@ func (s *Server) Start() error {
 	return nil
 }
 
-// answers reports whether the server says "imok" to "ruok".
+// answers reports whether the server serves requests: its answer to
+// "srvr" gives its mode only then.
 func (s *Server) answers() bool {
 	c, err := net.DialTimeout("tcp", s.Addr, time.Second)
 	if err != nil {
@@ -126,12 +128,11 @@ func (s *Server) answers() bool {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write([]byte("ruok")); err != nil {
+	if _, err := c.Write([]byte("srvr")); err != nil {
 		return false
 	}
-	b := make([]byte, 4)
-	n, _ := c.Read(b)
-	return string(b[:n]) == "imok"
+	b, _ := io.ReadAll(c)
+	return strings.Contains(string(b), "Mode: standalone")
 }
 
 // Stop kills the server by its PID and waits until it has exited.
