@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/datasource/zookeeper/internal/zktest"
@@ -52,4 +53,41 @@ func TestServerStoppedAndRestarted(t *testing.T) {
 		s, _ := applied.last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
+}
+
+// TestSessionExpiry cuts a source off longer than its session lives: its
+// watches are gone with the session, so the source reads every node again
+// on the new one and arms their watches anew.
+func TestSessionExpiry(t *testing.T) {
+	addr := needServer(t)
+	c := client(t, addr)
+	proxy := zktest.NewProxy(t, addr)
+	path := DefaultPath("", testApp(t), rules.KindFlow)
+	put(t, c, path, flowJSON("10"))
+	src := newTestSource(t, proxy.Addr(), func(cfg *Config) { cfg.SessionTimeout = time.Second })
+	w, applied := watch(t, src)
+	conn, _ := src.client()
+	session := conn.SessionID()
+
+	proxy.Cut()
+	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	put(t, c, path, flowJSON("20"))
+	time.Sleep(3 * time.Second) // the server expires the session meanwhile
+	proxy.Restore()
+
+	waitUntil(t, "the change made meanwhile is applied", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{20})
+	})
+	if conn.SessionID() == session {
+		t.Fatalf("session %#x still alive after the cut; the test needs it expired", session)
+	}
+	put(t, c, path, flowJSON("30"))
+	waitUntil(t, "a change on the new session is applied", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{30})
+	})
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v after the new session", err)
+	}
 }

@@ -217,6 +217,6 @@ func (l *watchLoop) fail(ctx context.Context, err error) {
 		return
 	}
 	l.failing = true
-	s.cfg.Logger.Warn("zookeeper read failed", "source", s.String(), "error", err.Error())
+	s.cfg.Logger.Warn("zookeeper failing", "source", s.String(), "error", err.Error())
 	datasource.ReportError(ctx, fmt.Errorf("%w; the rules in force stay until ZooKeeper answers", err))
 }
