@@ -72,7 +72,7 @@ func TestSessionExpiry(t *testing.T) {
 	proxy.Cut()
 	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
 	put(t, c, path, flowJSON("20"))
-	time.Sleep(3 * time.Second) // the server expires the session meanwhile
+	time.Sleep(4 * time.Second) // the server expires the session meanwhile
 	proxy.Restore()
 
 	waitUntil(t, "the change made meanwhile is applied", func() bool {

@@ -18,7 +18,7 @@ import (
 // normally reaches watchers far sooner.
 const waitTimeout = 15 * time.Second
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
@@ -52,7 +52,7 @@ func newTestSource(t *testing.T, addr string, change func(*Config)) *Source {
 
 // client is a plain ZooKeeper client of the test's, standing for an
 // operator or another service; it is closed when the test ends.
-func client(t *testing.T, addr string) *zk.Conn {
+func client(t testing.TB, addr string) *zk.Conn {
 	t.Helper()
 	c, _, err := zk.Connect([]string{addr}, 4*time.Second, zk.WithLogInfo(false), zk.WithLogger(quiet{}))
 	if err != nil {
@@ -74,7 +74,7 @@ type quiet struct{}
 func (quiet) Printf(string, ...any) {}
 
 // put stores content at path, creating it and its parents when missing.
-func put(t *testing.T, c *zk.Conn, path, content string) {
+func put(t testing.TB, c *zk.Conn, path, content string) {
 	t.Helper()
 	if _, err := c.Set(path, []byte(content), -1); err == nil {
 		return
