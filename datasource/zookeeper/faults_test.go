@@ -1,11 +1,13 @@
 package zookeeper
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/datasource/zookeeper/internal/zktest"
 	"github.com/sentinelgen/sentinelgen/rules"
@@ -90,4 +92,48 @@ func TestSessionExpiry(t *testing.T) {
 	if err := w.LastError(); err != nil {
 		t.Errorf("LastError() = %v after the new session", err)
 	}
+}
+
+// TestServerFrozen freezes ZooKeeper (SIGSTOP) under a running source: the
+// outage is reported once the client's reads time out, the last good rules
+// stay, a Watch stopped meanwhile returns, and after the thaw a change is
+// applied.
+func TestServerFrozen(t *testing.T) {
+	srv := ownServer(t)
+	c := client(t, srv.Addr)
+	path := DefaultPath("", testApp(t), rules.KindFlow)
+	put(t, c, path, flowJSON("10"))
+	w, applied := watch(t, newTestSource(t, srv.Addr, nil))
+	other := newTestSource(t, srv.Addr, func(cfg *Config) { cfg.App = testApp(t) + "-other" })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w2, err := datasource.Watch(ctx, other, datasource.WithLogger(testLogger(t)), datasource.WithApplier(func(rules.Set) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	srv.Freeze()
+	t.Cleanup(srv.Thaw) // before Remove kills it
+	frozen := time.Now()
+	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	t.Logf("outage reported %v after the freeze", time.Since(frozen).Round(time.Millisecond))
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+		t.Errorf("rules in force %v while frozen, want the last good [10]", got)
+	}
+	stopping := time.Now()
+	cancel()
+	select {
+	case <-w2.Done():
+		t.Logf("a Watch stopped %v after its context ended", time.Since(stopping).Round(time.Millisecond))
+	case <-time.After(waitTimeout):
+		t.Fatal("a Watch did not stop while ZooKeeper was frozen")
+	}
+
+	srv.Thaw()
+	put(t, client(t, srv.Addr), path, flowJSON("20"))
+	waitUntil(t, "a change after the thaw is applied", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{20})
+	})
+	waitUntil(t, "the outage is cleared", func() bool { return w.LastError() == nil })
 }

@@ -145,6 +145,13 @@ func (s *Server) Stop() {
 	s.cmd = nil
 }
 
+// Freeze stops the server's process (SIGSTOP): it keeps its connections
+// open and answers nothing, as a server stuck in a long pause would.
+func (s *Server) Freeze() { _ = s.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Thaw lets a frozen server run again (SIGCONT).
+func (s *Server) Thaw() { _ = s.cmd.Process.Signal(syscall.SIGCONT) }
+
 // Remove stops the server and deletes its data.
 func (s *Server) Remove() {
 	s.Stop()
