@@ -107,7 +107,9 @@ type javaFlow struct {
 	LimitApp string  `json:"limitApp"`
 }
 
-// rulesWith waits until Java prints flow rules whose counts are counts.
+// rulesWith waits until Java prints flow rules whose counts are counts, in
+// any order (FlowRuleManager keeps them by resource in a map), and returns
+// them sorted by resource.
 func (j *javaService) rulesWith(t *testing.T, counts ...float64) []javaFlow {
 	t.Helper()
 	var got []javaFlow
@@ -124,8 +126,10 @@ func (j *javaService) rulesWith(t *testing.T, counts ...float64) []javaFlow {
 		for _, r := range got {
 			cs = append(cs, r.Count)
 		}
-		return slices.Equal(cs, counts)
+		slices.Sort(cs)
+		return slices.Equal(cs, slices.Sorted(slices.Values(counts)))
 	})
+	slices.SortFunc(got, func(a, b javaFlow) int { return strings.Compare(a.Resource, b.Resource) })
 	return got
 }
 
