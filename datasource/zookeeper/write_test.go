@@ -3,11 +3,15 @@ package zookeeper
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
+	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 func TestWriteOnlyTheKindsThatDiffer(t *testing.T) {
@@ -123,5 +127,47 @@ func TestWriteConflictOnANodeCreatedMeanwhile(t *testing.T) {
 	}
 	if got := stored(t, c, path); got != flowJSON("10") {
 		t.Errorf("stored %q, want the other writer's content", got)
+	}
+}
+
+func TestPersistWritesRuntimeChangesBackToZooKeeper(t *testing.T) {
+	addr := needServer(t)
+	t.Cleanup(func() { runtime.LoadRules(runtime.Rules{}) })
+	c := client(t, addr)
+	path := DefaultPath("", testApp(t), rules.KindFlow)
+	put(t, c, path, `[{"resource":"zkPersist","grade":1,"count":5}]`)
+	w := st.StartWatcher(t, newTestSource(t, addr, nil), datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	stop, err := w.Persist(datasource.WithLogger(testLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	// A change through the runtime API (as a dashboard push makes) lands
+	// in the node and comes back through the watch.
+	if err := runtime.LoadFlowRules([]runtime.FlowRule{{Resource: "zkPersist", Grade: runtime.FlowGradeQPS, Count: 9}}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the change is in the node", func() bool { return strings.Contains(stored(t, c, path), `"count": 9`) })
+	waitUntil(t, "the watch has read the write back", func() bool {
+		return slices.Equal(st.FlowCounts(w.Property().Get()), []float64{9})
+	})
+	if got := st.RuntimeCount(t, "zkPersist"); got != 9 {
+		t.Errorf("runtime count %v after the write-back, want 9", got)
+	}
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v", err)
+	}
+}
+
+func TestWriteGivesUpWhileZooKeeperIsDown(t *testing.T) {
+	src := newTestSource(t, "127.0.0.1:1", func(c *Config) { c.Timeout = 300 * time.Millisecond })
+	start := time.Now()
+	err := src.Write(context.Background(), parseFlow(t, flowJSON("1")))
+	if err == nil || errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "no session") {
+		t.Fatalf("Write with ZooKeeper down = %v, want an error saying no session was had", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Write took %v with ZooKeeper down, want about the 300ms timeout", took)
 	}
 }
