@@ -2,9 +2,11 @@ package zookeeper
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,10 +25,17 @@ func testLogger(t testing.TB) *slog.Logger {
 }
 
 // testApp is an app name of the test's own, so tests sharing the server
-// never see each other's nodes.
+// never see each other's nodes, nor those of an earlier run (-count).
 func testApp(t *testing.T) string {
-	return "app-" + strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
+	n, _ := appRuns.LoadOrStore(t, appRun.Add(1))
+	return fmt.Sprintf("app-%s-%d", strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()), n)
 }
+
+// appRuns numbers each test (by its *testing.T) for testApp.
+var (
+	appRuns sync.Map
+	appRun  atomic.Int64
+)
 
 // newTestSource is a Source for the test's app on addr.
 func newTestSource(t *testing.T, addr string, change func(*Config)) *Source {
