@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure redis-server and etcd are installed, for the tests that run
-# against real servers (cluster/redis, datasource/etcd), and Java with curl
+# Makes sure redis-server, etcd and ZooKeeper are installed, for the tests
+# that run against real servers (cluster/redis, datasource/etcd,
+# datasource/zookeeper), and Java with curl
 # for the tests against Java Sentinel and its dashboard. Each of those tests
 # starts its own server on 127.0.0.1 (free ports, temporary data) and stops
 # it; this script only installs the Debian packages when a binary is missing,
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v etcd >/dev/null || need+=(etcd-server)
+# datasource/zookeeper's tests run the server jar of Debian's zookeeperd.
+[ -f /usr/share/java/zookeeper.jar ] || need+=(zookeeperd)
 # The conformance tests build and run a Java Sentinel harness (conformance/java).
 command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
@@ -32,6 +35,7 @@ if ((${#need[@]})); then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 	$sudo service redis-server stop >/dev/null 2>&1 || true
 	$sudo service etcd stop >/dev/null 2>&1 || true
+	$sudo service zookeeper stop >/dev/null 2>&1 || true
 fi
 
 # playwright-core as console/browsertest/package-lock.json pins it; it

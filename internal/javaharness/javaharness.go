@@ -1,6 +1,7 @@
 // Package javaharness builds the Maven projects that the Java comparison
-// tests run (conformance/java, conformance/transport-java): each packages a
-// jar and writes its dependency classpath to target/classpath.txt.
+// tests run (conformance/java, conformance/transport-java,
+// conformance/zookeeper-java): each packages a jar and writes its
+// dependency classpath to target/classpath.txt.
 package javaharness
 
 import (
