@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 )
 
 // testGroup keeps the package's dataIds apart from anything else on the
@@ -31,7 +33,7 @@ func dataID(t *testing.T) string {
 }
 
 func TestGetPublishDelete(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id := dataID(t)
@@ -66,7 +68,7 @@ func TestGetPublishDelete(t *testing.T) {
 }
 
 func TestPublishCompareAndSwap(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id := dataID(t)
@@ -100,7 +102,7 @@ func TestPublishCompareAndSwap(t *testing.T) {
 }
 
 func TestListen(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id, other := dataID(t), dataID(t)+"-other"
@@ -148,7 +150,7 @@ func TestListen(t *testing.T) {
 }
 
 func TestListenAnswersNothingAtTimeout(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	keys, err := c.Listen(context.Background(), time.Millisecond, []Watched{{DataID: dataID(t), Group: testGroup}})
 	if err != nil || len(keys) != 0 {

@@ -1,0 +1,114 @@
+// Package nacostest starts a real Nacos server for a test binary: the
+// server in ../shared/nacos (or $NACOS_DIR), started once by TestMain and
+// stopped by its PID when the tests end.
+package nacostest
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// addr is the HTTP address of the server Main started; "" when none could
+// be, with noServer saying why.
+var addr, noServer string
+
+// Main starts a Nacos server, runs the tests and stops the server; a
+// TestMain calls os.Exit(nacostest.Main(m)). Without java or the server jar
+// the tests run without a server, and Need skips or fails them.
+func Main(m *testing.M) int {
+	dir := Dir()
+	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
+	if _, err := exec.LookPath("java"); err != nil {
+		noServer = "java not found in PATH"
+		return m.Run()
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nacos-server.jar")); err != nil {
+		noServer = fmt.Sprintf("no Nacos server jar in %s (set NACOS_DIR)", dir)
+		return m.Run()
+	}
+	home, err := os.MkdirTemp("", "nacos-home-")
+	if err != nil {
+		noServer = err.Error()
+		return m.Run()
+	}
+	defer os.RemoveAll(home)
+	port := FreePortTriple()
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(start, home, strconv.Itoa(port))
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		noServer = fmt.Sprintf("%s failed: %v\n%s", start, err, errOut.String())
+		return m.Run()
+	}
+	fields := strings.Fields(out.String())
+	pid := fields[len(fields)-1]
+	defer func() {
+		if b, err := exec.Command(stop, home).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "stopping Nacos (PID %s): %v\n%s", pid, err, b)
+		}
+	}()
+	addr = "127.0.0.1:" + strconv.Itoa(port)
+	return m.Run()
+}
+
+// Dir is where start-nacos.sh lives: $NACOS_DIR, else the shared directory
+// beside the repository's root.
+func Dir() string {
+	if d := os.Getenv("NACOS_DIR"); d != "" {
+		return d
+	}
+	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return filepath.Join("..", "..", "..", "shared", "nacos")
+	}
+	return filepath.Join(strings.TrimSpace(string(root)), "..", "shared", "nacos")
+}
+
+// Need returns the server's host:port. Without a server it skips t, or
+// fails it under CI or SENTINELGEN_REQUIRE_SERVERS, so CI cannot pass by
+// testing nothing.
+func Need(t testing.TB) string {
+	t.Helper()
+	if addr == "" {
+		if os.Getenv("CI") != "" || os.Getenv("SENTINELGEN_REQUIRE_SERVERS") != "" {
+			t.Fatalf("no Nacos server: %s", noServer)
+		}
+		t.Skipf("no Nacos server (%s); ../shared/nacos holds one, see its README.txt", noServer)
+	}
+	return addr
+}
+
+// FreePortTriple returns a port P with P, P+1000 and P+1001 free on
+// 127.0.0.1, as Nacos binds all three.
+func FreePortTriple() int {
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if p+1001 > 65535 {
+			continue
+		}
+		ok := true
+		for _, q := range []int{p + 1000, p + 1001} {
+			l2, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(q))
+			if err != nil {
+				ok = false
+				break
+			}
+			l2.Close()
+		}
+		if ok {
+			return p
+		}
+	}
+}
