@@ -19,6 +19,37 @@ import (
 // be, with noServer saying why.
 var addr, noServer string
 
+// Start starts a Nacos server of t's own and returns its host:port; it is
+// stopped by its PID when t ends. Without java or the server jar it skips
+// t, or fails it under CI or SENTINELGEN_REQUIRE_SERVERS.
+func Start(t testing.TB) string {
+	t.Helper()
+	dir := Dir()
+	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
+	if _, err := exec.LookPath("java"); err != nil {
+		noServer = "java not found in PATH"
+		Need(t)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nacos-server.jar")); err != nil {
+		noServer = fmt.Sprintf("no Nacos server jar in %s (set NACOS_DIR)", dir)
+		Need(t)
+	}
+	home := t.TempDir()
+	port := FreePortTriple()
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(start, home, strconv.Itoa(port))
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s failed: %v\n%s", start, err, errOut.String())
+	}
+	t.Cleanup(func() {
+		if b, err := exec.Command(stop, home).CombinedOutput(); err != nil {
+			t.Errorf("stopping Nacos (PID %s): %v\n%s", strings.TrimSpace(out.String()), err, b)
+		}
+	})
+	return "127.0.0.1:" + strconv.Itoa(port)
+}
+
 // Main starts a Nacos server, runs the tests and stops the server; a
 // TestMain calls os.Exit(nacostest.Main(m)). Without java or the server jar
 // the tests run without a server, and Need skips or fails them.
