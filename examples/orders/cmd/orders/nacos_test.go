@@ -193,3 +193,13 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// With Nacos unreachable the example does not start: the error names the
+// dataId it could not read.
+func TestNacosUnreachableStopsTheStart(t *testing.T) {
+	addr := freeAddr(t) // nothing listens there any more
+	err := run(context.Background(), []string{"-nacos=" + addr, "-app=orders", "-duration=1s"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "orders-flow-rules") || !strings.Contains(err.Error(), "does not start") {
+		t.Fatalf("run with Nacos unreachable: %v, want the start refused naming orders-flow-rules", err)
+	}
+}
