@@ -23,8 +23,11 @@ import (
 	"time"
 )
 
+// notExist is the body of Nacos's 404 for a dataId it does not hold.
+const notExist = "config data not exist"
+
 // ErrNotFound is returned (wrapped) by Get for a dataId Nacos does not hold.
-var ErrNotFound = errors.New("config data not exist")
+var ErrNotFound = errors.New(notExist)
 
 // ErrConflict is returned (wrapped) by Publish when the stored content is no
 // longer the one whose MD5 was given: another writer changed it first.
@@ -98,7 +101,12 @@ func (c *Client) Get(ctx context.Context, dataID, group, namespace string) (cont
 	switch status {
 	case http.StatusOK:
 	case http.StatusNotFound:
-		return "", "", fmt.Errorf("reading dataId %s of group %s: %w", dataID, group, ErrNotFound)
+		// Only Nacos's own answer means a missing dataId; another 404 is
+		// a wrong address or context path.
+		if strings.Contains(body, notExist) {
+			return "", "", fmt.Errorf("reading dataId %s of group %s: %w", dataID, group, ErrNotFound)
+		}
+		return "", "", fmt.Errorf("reading dataId %s: %w (is %s a Nacos server?)", dataID, statusError(status, body), c.base)
 	default:
 		return "", "", fmt.Errorf("reading dataId %s: %w", dataID, statusError(status, body))
 	}

@@ -172,6 +172,21 @@ func TestParseChanged(t *testing.T) {
 	}
 }
 
+// A 404 that is not Nacos's "config data not exist" (a wrong context path,
+// another server) is an error, not a missing dataId: taken for one, it
+// would read as "no rules".
+func TestGetOtherNotFoundIsAnError(t *testing.T) {
+	addr := nacostest.Need(t)
+	c, err := New("http://"+addr+"/not-nacos", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.Get(context.Background(), dataID(t), testGroup, "")
+	if err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get under a wrong context path: err = %v, want an error that is not ErrNotFound", err)
+	}
+}
+
 func TestNewRejectsBadAddress(t *testing.T) {
 	for _, addr := range []string{"", "localhost", "ftp://h:1/nacos", "http://"} {
 		if _, err := New(addr, Options{}); err == nil {
@@ -181,6 +196,44 @@ func TestNewRejectsBadAddress(t *testing.T) {
 	c, err := New("http://127.0.0.1:8848/nacos/", Options{})
 	if err != nil || c.String() != "http://127.0.0.1:8848/nacos" {
 		t.Fatalf("New(URL) = %v, %v", c, err)
+	}
+}
+
+// Against a Nacos with auth on: no credentials and a wrong password are
+// clear errors, the right ones read and write.
+func TestLoginAgainstAuthServer(t *testing.T) {
+	addr := nacostest.StartWith(t, nacostest.AuthArgs()...)
+	nacostest.SetAdminPassword(t, addr, "test-password")
+	ctx := context.Background()
+	id := dataID(t)
+
+	anon := newClient(t, addr)
+	if _, _, err := anon.Get(ctx, id, testGroup, ""); err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "403") {
+		t.Fatalf("Get without credentials: err = %v, want the server's 403", err)
+	}
+
+	c, _ := New(addr, Options{Username: "nacos", Password: "test-password"})
+	// Nacos reloads its user cache every few seconds: the new password
+	// signs in once it has.
+	deadline := time.Now().Add(45 * time.Second)
+	for err := c.Login(ctx); err != nil; err = c.Login(ctx) {
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "not found") {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	wrong, _ := New(addr, Options{Username: "nacos", Password: "wrong"})
+	if err := wrong.Login(ctx); err == nil || !strings.Contains(err.Error(), "signing in") {
+		t.Fatalf("Login with a wrong password: %v, want a sign-in error", err)
+	}
+	if _, _, err := wrong.Get(ctx, id, testGroup, ""); err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get with a wrong password: err = %v, want the sign-in error", err)
+	}
+	if err := c.Publish(ctx, id, testGroup, "", "signed", "", MD5("")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := getSoon(t, c, id, ""); got != "signed" {
+		t.Fatalf("Get = %q, want %q", got, "signed")
 	}
 }
 

@@ -5,8 +5,12 @@ package nacostest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +28,13 @@ var addr, noServer string
 // t, or fails it under CI or SENTINELGEN_REQUIRE_SERVERS.
 func Start(t testing.TB) string {
 	t.Helper()
+	return StartWith(t)
+}
+
+// StartWith is Start with extra arguments for the server, such as
+// AuthArgs.
+func StartWith(t testing.TB, args ...string) string {
+	t.Helper()
 	dir := Dir()
 	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
 	if _, err := exec.LookPath("java"); err != nil {
@@ -37,7 +48,7 @@ func Start(t testing.TB) string {
 	home := t.TempDir()
 	port := FreePortTriple()
 	var out, errOut bytes.Buffer
-	cmd := exec.Command(start, home, strconv.Itoa(port))
+	cmd := exec.Command(start, append([]string{home, strconv.Itoa(port)}, args...)...)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s failed: %v\n%s", start, err, errOut.String())
@@ -141,5 +152,34 @@ func FreePortTriple() int {
 		if ok {
 			return p
 		}
+	}
+}
+
+// AuthArgs switch the server's auth on (the recipe of ../shared/nacos's
+// README); the admin user "nacos" then has no password until SetAdminPassword
+// gives it one.
+func AuthArgs() []string {
+	return []string{
+		"--nacos.core.auth.enabled=true",
+		// The token secret must be base64 of at least 32 bytes; it is a
+		// test server's, not a secret.
+		"--nacos.core.auth.plugin.nacos.token.secret.key=" + base64.StdEncoding.EncodeToString([]byte("sentinelgen-test-nacos-token-secret-0123456789")),
+		"--nacos.core.auth.server.identity.key=test",
+		"--nacos.core.auth.server.identity.value=test",
+	}
+}
+
+// SetAdminPassword sets the password of the admin user "nacos" on a server
+// started with AuthArgs (POST /v1/auth/users/admin, allowed once).
+func SetAdminPassword(t testing.TB, addr, password string) {
+	t.Helper()
+	resp, err := http.PostForm("http://"+addr+"/nacos/v1/auth/users/admin", url.Values{"password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("setting the Nacos admin password: %s %s", resp.Status, b)
 	}
 }
