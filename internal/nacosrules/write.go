@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/internal/nacosapi"
 	"github.com/sentinelgen/sentinelgen/rules"
@@ -77,7 +78,7 @@ func (s *Source) writeKind(ctx context.Context, k kindID, part rules.Set) error 
 		if !errors.Is(err, nacosapi.ErrConflict) {
 			return s.errorf("%w", err)
 		}
-		fresh, rerr := s.read(ctx, k)
+		fresh, rerr := s.readChanged(ctx, k, base)
 		if rerr != nil {
 			return s.errorf("%v; then %w", err, rerr)
 		}
@@ -89,6 +90,27 @@ func (s *Source) writeKind(ctx context.Context, k kindID, part rules.Set) error 
 		base = fresh
 	}
 }
+
+// readChanged reads a dataId that a refused compare-and-swap says is no
+// longer base. Nacos serves reads from a cache that follows its database
+// a moment behind, so a read may still answer base: it is read again until
+// it does not, within staleReads.
+func (s *Source) readChanged(ctx context.Context, k kindID, base string) (string, error) {
+	deadline := time.Now().Add(staleReads)
+	for {
+		fresh, err := s.read(ctx, k)
+		if err != nil || fresh != base || time.Now().After(deadline) {
+			return fresh, err
+		}
+		sleep(ctx, settle)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+	}
+}
+
+// staleReads bounds how long Nacos's reads may lag behind its writes.
+const staleReads = 2 * time.Second
 
 // read fetches a dataId's content, "" when it is missing.
 func (s *Source) read(ctx context.Context, k kindID) (string, error) {
