@@ -32,6 +32,16 @@ func dataID(t *testing.T) string {
 	return strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
 }
 
+// cleanUp deletes the dataIds when t ends: the server outlives the test
+// (go test -count=2 runs it again).
+func cleanUp(t *testing.T, c *Client, ns string, ids ...string) {
+	t.Cleanup(func() {
+		for _, id := range ids {
+			_ = c.Delete(context.Background(), id, testGroup, ns)
+		}
+	})
+}
+
 func TestGetPublishDelete(t *testing.T) {
 	addr := nacostest.Need(t)
 	c := newClient(t, addr)
@@ -58,6 +68,7 @@ func TestGetPublishDelete(t *testing.T) {
 		})
 	}
 	// The namespaces are apart: the public one does not see the other's.
+	cleanUp(t, c, "ns-other", id)
 	if err := c.Publish(ctx, id, testGroup, "ns-other", "x", "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +83,7 @@ func TestPublishCompareAndSwap(t *testing.T) {
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id := dataID(t)
+	cleanUp(t, c, "", id)
 	// MD5("") is the base of a missing dataId: it creates it...
 	if err := c.Publish(ctx, id, testGroup, "", "one", "", MD5("")); err != nil {
 		t.Fatalf("creating with the MD5 of nothing: %v", err)
@@ -106,6 +118,8 @@ func TestListen(t *testing.T) {
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id, other := dataID(t), dataID(t)+"-other"
+	cleanUp(t, c, "", id)
+	cleanUp(t, c, "ns-"+id, other)
 	if err := c.Publish(ctx, id, testGroup, "", "v1", "", ""); err != nil {
 		t.Fatal(err)
 	}

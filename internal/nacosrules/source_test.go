@@ -40,6 +40,15 @@ func newFixture(t *testing.T, ns string) *fixture {
 	}
 	f := &fixture{t: t, client: c, app: "app-" + strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()), ns: ns, log: &syncBuffer{}}
 	f.src = f.newSource()
+	// The server outlives the test (go test -count=2 runs it again): its
+	// dataIds go with it.
+	t.Cleanup(func() {
+		for _, ns := range []string{"", ns} {
+			for _, k := range Kinds() {
+				_ = c.Delete(context.Background(), DataID(f.app, k), DefaultGroup, ns)
+			}
+		}
+	})
 	return f
 }
 
@@ -228,7 +237,7 @@ func TestWatchUnreachableFailsFast(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	c, _ := nacosapi.New(addr, nacosapi.Options{Timeout: time.Second})
-	src, _ := New(Config{Client: c, App: "orders"})
+	src, _ := New(Config{Client: c, App: "orders", Logger: slog.New(slog.DiscardHandler)})
 	start := time.Now()
 	_, err = datasource.Watch(context.Background(), src, datasource.WithInitialTimeout(time.Minute))
 	if err == nil || !strings.Contains(err.Error(), "orders-flow-rules") {
