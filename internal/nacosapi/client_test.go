@@ -216,7 +216,7 @@ func TestNewRejectsBadAddress(t *testing.T) {
 // Against a Nacos with auth on: no credentials and a wrong password are
 // clear errors, the right ones read and write.
 func TestLoginAgainstAuthServer(t *testing.T) {
-	addr := nacostest.StartWith(t, nacostest.AuthArgs()...)
+	addr := nacostest.StartWith(t, nacostest.AuthArgs()...).Addr
 	nacostest.SetAdminPassword(t, addr, "test-password")
 	ctx := context.Background()
 	id := dataID(t)

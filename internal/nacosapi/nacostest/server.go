@@ -23,20 +23,37 @@ import (
 // be, with noServer saying why.
 var addr, noServer string
 
-// Start starts a Nacos server of t's own and returns its host:port; it is
-// stopped by its PID when t ends. Without java or the server jar it skips
-// t, or fails it under CI or SENTINELGEN_REQUIRE_SERVERS.
-func Start(t testing.TB) string {
+// Server is a Nacos server a test started.
+type Server struct {
+	// Addr is its HTTP address, host:port.
+	Addr string
+	home string
+	dir  string
+	pid  string
+}
+
+// Stop stops the server by the PID its start script recorded; stopping a
+// stopped server does nothing.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if b, err := exec.Command(filepath.Join(s.dir, "stop-nacos.sh"), s.home).CombinedOutput(); err != nil {
+		t.Errorf("stopping Nacos (PID %s): %v\n%s", s.pid, err, b)
+	}
+}
+
+// Start starts a Nacos server of t's own; it is stopped by its PID when t
+// ends. Without java or the server jar it skips t, or fails it under CI or
+// SENTINELGEN_REQUIRE_SERVERS.
+func Start(t testing.TB) *Server {
 	t.Helper()
 	return StartWith(t)
 }
 
 // StartWith is Start with extra arguments for the server, such as
 // AuthArgs.
-func StartWith(t testing.TB, args ...string) string {
+func StartWith(t testing.TB, args ...string) *Server {
 	t.Helper()
 	dir := Dir()
-	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
 	if _, err := exec.LookPath("java"); err != nil {
 		noServer = "java not found in PATH"
 		Need(t)
@@ -48,17 +65,16 @@ func StartWith(t testing.TB, args ...string) string {
 	home := t.TempDir()
 	port := FreePortTriple()
 	var out, errOut bytes.Buffer
+	start := filepath.Join(dir, "start-nacos.sh")
 	cmd := exec.Command(start, append([]string{home, strconv.Itoa(port)}, args...)...)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s failed: %v\n%s", start, err, errOut.String())
 	}
-	t.Cleanup(func() {
-		if b, err := exec.Command(stop, home).CombinedOutput(); err != nil {
-			t.Errorf("stopping Nacos (PID %s): %v\n%s", strings.TrimSpace(out.String()), err, b)
-		}
-	})
-	return "127.0.0.1:" + strconv.Itoa(port)
+	fields := strings.Fields(out.String())
+	s := &Server{Addr: "127.0.0.1:" + strconv.Itoa(port), home: home, dir: dir, pid: fields[len(fields)-1]}
+	t.Cleanup(func() { s.Stop(t) })
+	return s
 }
 
 // Main starts a Nacos server, runs the tests and stops the server; a

@@ -31,7 +31,8 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Nacos and the Sentinel dashboard (Java)")
 	}
-	nacos := nacostest.Start(t)
+	server := nacostest.Start(t)
+	nacos := server.Addr
 	d := startDashboard(t)
 	bin := filepath.Join(t.TempDir(), "orders")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -102,6 +103,19 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	startOrders(t, bin, args(listenA)...)
 	if got := flowCountOn(t, listenA); got != last {
 		t.Fatalf("after restarting, instance A has count %q in force, want the pushed %s", got, last)
+	}
+
+	// With Nacos gone a push cannot be stored: A refuses it, the dashboard
+	// says so, and A keeps the stored rule rather than one of its own.
+	server.Stop(t)
+	r := d.try(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(id, 10)}, "app": {app},
+		"limitApp": {"default"}, "resource": {"createOrder"}, "grade": {"1"}, "count": {"999"},
+		"strategy": {"0"}, "controlBehavior": {"0"}}, nil)
+	if r.Success {
+		t.Errorf("a push with Nacos stopped: the dashboard answered success, want the failure")
+	}
+	if got := flowCountOn(t, listenA); got != last {
+		t.Fatalf("after a push Nacos could not store, instance A has count %q in force, want %s", got, last)
 	}
 }
 

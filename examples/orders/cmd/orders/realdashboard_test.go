@@ -135,18 +135,28 @@ func (d *dashboard) call(method, path string, query url.Values, body any, out an
 	}
 }
 
+// dashResult is the dashboard's answer envelope (its Result class).
+type dashResult struct {
+	Success bool
+	Msg     string
+	Data    json.RawMessage
+}
+
 // api sends a request and returns the Result's data, failing t unless the
 // dashboard says success.
 func (d *dashboard) api(method, path string, query url.Values, body any) json.RawMessage {
 	d.t.Helper()
-	var r struct {
-		Success bool
-		Msg     string
-		Data    json.RawMessage
-	}
-	d.call(method, path, query, body, &r)
+	r := d.try(method, path, query, body)
 	if !r.Success {
 		d.t.Fatalf("%s %s: the dashboard answered: %s", method, path, r.Msg)
 	}
 	return r.Data
+}
+
+// try sends a request and returns the Result whatever it says.
+func (d *dashboard) try(method, path string, query url.Values, body any) dashResult {
+	d.t.Helper()
+	var r dashResult
+	d.call(method, path, query, body, &r)
+	return r
 }
