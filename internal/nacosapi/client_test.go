@@ -252,8 +252,9 @@ func TestLoginAgainstAuthServer(t *testing.T) {
 }
 
 // TestTokenRenewal checks the client's side of auth with a server that
-// hands out tokens of a short lifetime and revokes one: the Nacos server
-// used here cannot be made to expire a token in a test's time.
+// revokes a token, and with the renewal time reached by moving it: the
+// Nacos server used here cannot be made to expire a token in a test's
+// time.
 func TestTokenRenewal(t *testing.T) {
 	var logins, issued atomic.Int64
 	var revoked atomic.Value
@@ -268,7 +269,7 @@ func TestTokenRenewal(t *testing.T) {
 			}
 			logins.Add(1)
 			tok := "t" + string(rune('0'+issued.Add(1)))
-			_ = json.NewEncoder(w).Encode(map[string]any{"accessToken": tok, "tokenTtl": 1})
+			_ = json.NewEncoder(w).Encode(map[string]any{"accessToken": tok, "tokenTtl": 3600})
 		case "/nacos/v1/cs/configs":
 			tok := r.URL.Query().Get("accessToken")
 			if tok == "" || tok == revoked.Load() {
@@ -295,7 +296,12 @@ func TestTokenRenewal(t *testing.T) {
 	if n := logins.Load(); n != 1 {
 		t.Fatalf("three reads within the token's life signed in %d times, want 1", n)
 	}
-	time.Sleep(1100 * time.Millisecond) // past nine tenths of the 1 s lifetime
+	c.mu.Lock()
+	if life := time.Until(c.renewAt); life < 50*time.Minute || life > time.Hour {
+		t.Errorf("a token of an hour is renewed in %v, want at nine tenths of its life", life)
+	}
+	c.renewAt = time.Now().Add(-time.Second) // as when that time has come
+	c.mu.Unlock()
 	if _, _, err := c.Get(ctx, "d", "G", ""); err != nil {
 		t.Fatal(err)
 	}
