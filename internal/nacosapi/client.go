@@ -94,9 +94,27 @@ func MD5(content string) string {
 // A dataId Nacos does not hold is an error wrapping ErrNotFound.
 func (c *Client) Get(ctx context.Context, dataID, group, namespace string) (content, md5 string, err error) {
 	q := configParams(dataID, group, namespace)
-	status, body, header, err := c.do(ctx, http.MethodGet, "/v1/cs/configs", q, nil, nil, c.opts.Timeout)
-	if err != nil {
-		return "", "", fmt.Errorf("reading dataId %s: %w", dataID, err)
+	deadline := time.Now().Add(c.opts.Timeout)
+	var status int
+	var body string
+	var header http.Header
+	for {
+		status, body, header, err = c.do(ctx, http.MethodGet, "/v1/cs/configs", q, nil, nil, c.opts.Timeout)
+		if err != nil {
+			return "", "", fmt.Errorf("reading dataId %s: %w", dataID, err)
+		}
+		// 409: a publish of the dataId holds it for a moment ("requested
+		// file is being modified, please try later").
+		if status != http.StatusConflict || time.Now().After(deadline) {
+			break
+		}
+		t := time.NewTimer(busyWait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", "", fmt.Errorf("reading dataId %s: %w", dataID, ctx.Err())
+		case <-t.C:
+		}
 	}
 	switch status {
 	case http.StatusOK:
@@ -241,6 +259,10 @@ func (c *Client) send(ctx context.Context, method, path string, query, form url.
 	}
 	return resp.StatusCode, string(b), resp.Header, nil
 }
+
+// busyWait is the pause before reading again a dataId Nacos says is being
+// written.
+const busyWait = 20 * time.Millisecond
 
 // maxBody bounds the body read from Nacos; a config is far smaller (Nacos's
 // own default limit is 100 KiB).

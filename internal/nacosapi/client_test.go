@@ -251,6 +251,26 @@ func TestLoginAgainstAuthServer(t *testing.T) {
 	}
 }
 
+// Nacos answers 409 to a read of a dataId being published; Get reads again
+// rather than fail. The real server does so only by chance, so a stand-in
+// answers 409 twice.
+func TestGetWaitsOutABusyDataID(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			http.Error(w, "requested file is being modified, please try later.", http.StatusConflict)
+			return
+		}
+		w.Write([]byte("content"))
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL+"/nacos", Options{})
+	got, sum, err := c.Get(context.Background(), "d", "G", "")
+	if err != nil || got != "content" || sum != MD5("content") {
+		t.Fatalf("Get = %q, %s, %v; want the content after the busy answers", got, sum, err)
+	}
+}
+
 // TestTokenRenewal checks the client's side of auth with a server that
 // revokes a token, and with the renewal time reached by moving it: the
 // Nacos server used here cannot be made to expire a token in a test's

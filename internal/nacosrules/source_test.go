@@ -312,3 +312,24 @@ func TestWriteCreateIsCompareAndSwap(t *testing.T) {
 		t.Fatalf("creating over another writer's dataId met no conflict; log:\n%s", f.log.String())
 	}
 }
+
+// Nacos stopping while the source follows it is reported, naming the
+// dataIds, and the rules in force stay.
+func TestWatchReportsOutageAndKeepsRules(t *testing.T) {
+	server := nacostest.Start(t)
+	c, _ := nacosapi.New(server.Addr, nacosapi.Options{Timeout: time.Second})
+	log := &syncBuffer{}
+	f := &fixture{t: t, client: c, app: "outage", log: log}
+	f.src = f.newSource()
+	f.publish(rules.KindFlow, flowJSON("5"))
+	waitUntil(t, "the flow dataId is readable", func() bool { return f.stored(rules.KindFlow) != "" })
+	w, a := f.watch(f.src)
+	server.Stop(t)
+	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	if err := w.LastError(); !strings.Contains(err.Error(), "outage-flow-rules") {
+		t.Fatalf("LastError = %v, want it to name outage-flow-rules", err)
+	}
+	if flowCount(a.get()) != 5 {
+		t.Fatalf("rules during the outage = %+v, want the last good ones", a.get())
+	}
+}

@@ -29,31 +29,32 @@ func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
 	}
 	defer s.watching.Store(false)
 	l := &watchLoop{src: s, push: push}
+	read, announced := true, false
 	for ctx.Err() == nil {
-		if !l.readAll(ctx) {
-			sleep(ctx, s.cfg.RetryInterval)
-			continue
+		if read {
+			if !l.readAll(ctx) {
+				sleep(ctx, s.cfg.RetryInterval)
+				continue
+			}
+			if announced && !l.pushedLast {
+				// Nacos announced a change the read did not see yet (its
+				// reads follow its writes a moment behind): wait a little
+				// rather than poll again at once.
+				sleep(ctx, settle)
+			}
+			read, announced = false, false
 		}
 		changed, err := s.cfg.Client.Listen(ctx, s.cfg.Hold, l.watched())
-		if ctx.Err() != nil {
-			break
-		}
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
 			l.fail(ctx, s.errorf("watching %s: %w", l.ids(), err))
 			sleep(ctx, s.cfg.RetryInterval)
-			continue
+			read = true // a good read ends the failure
+		case len(changed) > 0:
+			read, announced = true, true
 		}
-		if len(changed) == 0 {
-			continue // the hold ended with no change: poll again
-		}
-		if !l.readAll(ctx) {
-			sleep(ctx, s.cfg.RetryInterval)
-		} else if !l.pushedLast {
-			// Nacos announced a change the read did not see yet (a read
-			// just after a publish may answer the old content): wait a
-			// little rather than poll again at once.
-			sleep(ctx, settle)
-		}
+		// No change within the hold: poll again.
 	}
 	return nil
 }
