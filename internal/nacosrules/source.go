@@ -91,6 +91,16 @@ type Source struct {
 	// base is each dataId's content as last read or written ("" when
 	// missing): what Write compares and swaps against.
 	base map[string]string
+	// written is what Write last published to each dataId, and when.
+	written map[string]publish
+	// writing counts the Writes under way.
+	writing atomic.Int32
+}
+
+// publish is content a Write published and when.
+type publish struct {
+	content string
+	at      time.Time
 }
 
 // kindID is a rule kind and the dataId holding it.
@@ -122,7 +132,7 @@ func New(cfg Config) (*Source, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Source{cfg: cfg, base: map[string]string{}}
+	s := &Source{cfg: cfg, base: map[string]string{}, written: map[string]publish{}}
 	for _, k := range Kinds() {
 		s.kinds = append(s.kinds, kindID{kind: k, dataID: DataID(cfg.App, k)})
 	}

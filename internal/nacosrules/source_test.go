@@ -6,8 +6,10 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,12 +104,14 @@ type applied struct {
 	mu   sync.Mutex
 	last rules.Set
 	n    int
+	all  []rules.Set
 }
 
 func (a *applied) apply(s rules.Set) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.last, a.n = s, a.n+1
+	a.all = append(a.all, s)
 	return nil
 }
 
@@ -331,5 +335,74 @@ func TestWatchReportsOutageAndKeepsRules(t *testing.T) {
 	}
 	if flowCount(a.get()) != 5 {
 		t.Fatalf("rules during the outage = %+v, want the last good ones", a.get())
+	}
+}
+
+// pausingTransport holds the response to a read of one dataId, once armed,
+// until released: the test changes the rules in force and the store while
+// the source holds a read made before.
+type pausingTransport struct {
+	dataID  string
+	armed   atomic.Bool
+	got     chan struct{}
+	release chan struct{}
+}
+
+func (p *pausingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if r.Method == http.MethodGet && r.URL.Query().Get("dataId") == p.dataID && p.armed.CompareAndSwap(true, false) {
+		p.got <- struct{}{}
+		<-p.release
+	}
+	return resp, err
+}
+
+// A read made before a dashboard push was put in force and written is not
+// put in force after it: it would undo the push until the push's own write
+// came back from Nacos.
+func TestWatchDoesNotUndoANewerPush(t *testing.T) {
+	f := newFixture(t, "")
+	pause := &pausingTransport{dataID: DataID(f.app, rules.KindFlow), got: make(chan struct{}), release: make(chan struct{})}
+	c, err := nacosapi.New(nacostest.Need(t), nacosapi.Options{HTTPClient: &http.Client{Transport: pause}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _ := New(Config{Client: c, App: f.app, Hold: 10 * time.Second, RetryInterval: 100 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(f.log, nil))})
+	t.Cleanup(func() { _ = rules.Apply(rules.Set{}) })
+	f.publish(rules.KindFlow, flowJSON("1"))
+	waitUntil(t, "the flow dataId is readable", func() bool { return f.stored(rules.KindFlow) != "" })
+	_, a := f.watch(src)
+	if flowCount(a.get()) != 1 {
+		t.Fatalf("first set = %+v", a.get())
+	}
+	a.mu.Lock()
+	first := a.n
+	a.mu.Unlock()
+
+	// Another writer stores count 2; the source's read of it is held.
+	pause.armed.Store(true)
+	f.publish(rules.KindFlow, flowJSON("2"))
+	select {
+	case <-pause.got:
+	case <-time.After(waitTimeout):
+		t.Fatal("the source never read the changed dataId")
+	}
+	// Meanwhile a dashboard push of count 3 is put in force, then written.
+	pushed := rules.Set{Flow: []runtime.FlowRule{{Resource: "createOrder", Grade: 1, Count: 3}}}
+	if _, err := rules.Update(func(cur rules.Set) (rules.Set, error) { return cur.Replace(pushed, rules.KindFlow), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Write(context.Background(), pushed); err != nil {
+		t.Fatal(err)
+	}
+	close(pause.release)
+	waitUntil(t, "the pushed count is read back", func() bool { return flowCount(a.get()) == 3 })
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, s := range a.all[first:] {
+		if flowCount(s) == 2 {
+			t.Fatalf("set %d put the count read before the push (2) in force after the push (3)", first+i)
+		}
 	}
 }

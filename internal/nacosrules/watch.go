@@ -79,24 +79,23 @@ type watchLoop struct {
 
 // readAll reads every dataId and pushes them when they differ from those
 // seen (always the first time and after a failure); it reports a failed
-// read and returns false.
+// read and returns false. A read that may be older than the rules in force
+// (see behind) is made again after a pause, within staleReads.
 func (l *watchLoop) readAll(ctx context.Context) bool {
 	s := l.src
 	l.pushedLast = false
-	next := make(map[string]string, len(s.kinds))
-	for _, k := range s.kinds {
-		c, _, err := s.cfg.Client.Get(ctx, k.dataID, s.cfg.Group, s.cfg.Namespace)
-		if errors.Is(err, nacosapi.ErrNotFound) {
-			c, err = "", nil
-		}
-		if ctx.Err() != nil {
+	deadline := time.Now().Add(staleReads)
+	var next map[string]string
+	for {
+		gen := rules.Generation()
+		var ok bool
+		if next, ok = l.readOnce(ctx); !ok {
 			return false
 		}
-		if err != nil {
-			l.fail(ctx, s.errorf("%w; the rules in force stay until Nacos answers", err))
-			return false
+		if !s.behind(next, gen) || time.Now().After(deadline) {
+			break
 		}
-		next[k.dataID] = c
+		sleep(ctx, settle)
 	}
 	if l.seen != nil && !l.failing && maps.Equal(next, l.seen) {
 		return true
@@ -105,6 +104,49 @@ func (l *watchLoop) readAll(ctx context.Context) bool {
 	l.pushSeen(ctx)
 	l.pushedLast = true
 	return true
+}
+
+// readOnce reads every dataId ("" for a missing one); it reports a failure
+// and returns false.
+func (l *watchLoop) readOnce(ctx context.Context) (map[string]string, bool) {
+	s := l.src
+	next := make(map[string]string, len(s.kinds))
+	for _, k := range s.kinds {
+		c, _, err := s.cfg.Client.Get(ctx, k.dataID, s.cfg.Group, s.cfg.Namespace)
+		if errors.Is(err, nacosapi.ErrNotFound) {
+			c, err = "", nil
+		}
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		if err != nil {
+			l.fail(ctx, s.errorf("%w; the rules in force stay until Nacos answers", err))
+			return nil, false
+		}
+		next[k.dataID] = c
+	}
+	return next, true
+}
+
+// behind reports whether contents read while the rules in force were at
+// generation gen may be older than those rules: put in force, they would
+// undo a dashboard push until its own write comes back. That is so when the
+// rules in force changed during the read (a push is put in force before it
+// is written), when a Write is under way, or when a dataId this source
+// wrote within staleReads reads otherwise than written (Nacos serves reads
+// from a cache that follows its writes a moment behind).
+func (s *Source) behind(read map[string]string, gen uint64) bool {
+	if rules.Generation() != gen || s.writing.Load() > 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, w := range s.written {
+		if time.Since(w.at) < staleReads && read[id] != w.content {
+			return true
+		}
+	}
+	return false
 }
 
 // pushSeen makes the contents seen Write's base, then pushes the documents

@@ -30,6 +30,8 @@ var ErrConflict = errors.New("rules in Nacos changed since they were last read")
 // dataIds: a failure may leave the kinds before it written; the error names
 // the dataId.
 func (s *Source) Write(ctx context.Context, set rules.Set) error {
+	s.writing.Add(1)
+	defer s.writing.Add(-1)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	for _, k := range s.kinds {
@@ -72,7 +74,10 @@ func (s *Source) writeKind(ctx context.Context, k kindID, part rules.Set) error 
 		}
 		err := s.cfg.Client.Publish(ctx, k.dataID, s.cfg.Group, s.cfg.Namespace, want, "json", nacosapi.MD5(base))
 		if err == nil {
-			s.setBase(k.dataID, want)
+			s.mu.Lock()
+			s.base[k.dataID] = want
+			s.written[k.dataID] = publish{content: want, at: time.Now()}
+			s.mu.Unlock()
 			return nil
 		}
 		if !errors.Is(err, nacosapi.ErrConflict) {
@@ -109,7 +114,8 @@ func (s *Source) readChanged(ctx context.Context, k kindID, base string) (string
 	}
 }
 
-// staleReads bounds how long Nacos's reads may lag behind its writes.
+// staleReads bounds how long Nacos's reads may lag behind its writes, and
+// how long a read that may be older than the rules in force is made again.
 const staleReads = 2 * time.Second
 
 // read fetches a dataId's content, "" when it is missing.
