@@ -183,25 +183,9 @@ func replaceKind(ctx context.Context, in rules.Set, k rules.Kind, pushed rules.S
 func restoreKind(k rules.Kind, prev, next rules.Set) {
 	_, _ = rules.Update(func(cur rules.Set) (rules.Set, error) {
 		if !cur.Only(k).Equal(next.Only(k)) {
-			return cur, nil
+			return cur, rules.ErrUnchanged
 		}
-		switch k {
-		case rules.KindFlow:
-			cur.Flow = prev.Flow
-		case rules.KindDegrade:
-			cur.Degrade = prev.Degrade
-		case rules.KindParamFlow:
-			cur.ParamFlow, cur.ParamFlowParam = prev.ParamFlow, prev.ParamFlowParam
-		case rules.KindSystem:
-			cur.System = prev.System
-		case rules.KindAuthority:
-			cur.Authority = prev.Authority
-		case rules.KindGatewayFlow:
-			cur.GatewayFlow, cur.HasGateway = prev.GatewayFlow, prev.HasGateway || len(cur.APIGroups) > 0
-		case rules.KindAPIGroup:
-			cur.APIGroups, cur.HasGateway = prev.APIGroups, prev.HasGateway || len(cur.GatewayFlow) > 0
-		}
-		return cur, nil
+		return cur.Replace(prev, k), nil
 	})
 }
 
