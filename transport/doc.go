@@ -18,7 +18,8 @@
 // pushed by the dashboard are read by package rules and go through the same
 // validate-then-swap as every other source, as one rules.Update serialized
 // with every data source's update (a push replaces its own kind only); then every kind in
-// force is written through Config.Writer when one is set. ReadOnly refuses
+// force is written through Config.Writer when one is set, and a push that
+// cannot be written is taken back and refused. ReadOnly refuses
 // pushes outright. Statistics come from a
 // metrics.Sampler, which reads the runtime's existing counters.
 package transport

@@ -13,11 +13,9 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-// Answers Sentinel's clients give a push, which the dashboard checks.
-const (
-	pushOK           = "success"
-	pushWriteFailure = "partial success (write data source failed)"
-)
+// pushOK is the answer Sentinel's clients give a push that applied, which
+// the dashboard checks.
+const pushOK = "success"
 
 // readOnlyMsg explains a refused push where the dashboard shows it.
 const readOnlyMsg = "read-only: this service takes rules from its data source only (the command center runs with ReadOnly / -read-only); change the rule there"
@@ -108,13 +106,13 @@ func (s *Server) push(r *http.Request, kind, data string) (int, string) {
 		return refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("%s%s: %d rules in one push, more than the %d this command center takes (Config.MaxPushRules)",
 			notApplied, name, n, s.cfg.MaxPushRules))
 	}
-	var next rules.Set
+	var prev, next rules.Set
 	before, unchanged := 0, -1
 	if err == nil {
 		// One read-modify-write, serialized with every data source's
 		// update: a source's change of another kind is never undone.
 		_, err = rules.Update(func(cur rules.Set) (rules.Set, error) {
-			before = kindLen(cur, k)
+			prev, before = cur, kindLen(cur, k)
 			var err error
 			next, unchanged, err = replaceKind(ctx, cur, k, pushed)
 			if err == nil && ctx.Err() != nil {
@@ -138,8 +136,12 @@ func (s *Server) push(r *http.Request, kind, data string) (int, string) {
 	}
 	if s.cfg.Writer != nil {
 		if err := s.write(next); err != nil {
-			s.log.Error("sentinel transport: pushed rules are in force but were not persisted", append(logged, "result", pushWriteFailure, "error", err)...)
-			return ok(pushWriteFailure)
+			// A push that is not stored would hold on this machine only,
+			// until its next restart or the store's next change: it is
+			// taken back and refused, so the dashboard and Refusals show
+			// it.
+			restoreKind(k, prev, next)
+			return refuse(http.StatusInternalServerError, fmt.Sprintf("%swriting them to %s failed: %v", notApplied, writerName(s.cfg.Writer), err))
 		}
 	}
 	s.log.Info("sentinel transport: rules pushed by the dashboard are in force", append(logged, "result", pushOK)...)
@@ -173,6 +175,27 @@ func replaceKind(ctx context.Context, in rules.Set, k rules.Kind, pushed rules.S
 		in.APIGroups, in.HasGateway = pushed.APIGroups, true
 	}
 	return in, unchanged, err
+}
+
+// restoreKind puts prev's rules of kind k back in force in place of
+// next's, unless a data source has changed that kind since next was put in
+// force: its rules then stand.
+func restoreKind(k rules.Kind, prev, next rules.Set) {
+	_, _ = rules.Update(func(cur rules.Set) (rules.Set, error) {
+		if !cur.Only(k).Equal(next.Only(k)) {
+			return cur, rules.ErrUnchanged
+		}
+		return cur.Replace(prev, k), nil
+	})
+}
+
+// writerName names a writable source in an answer: its String method when
+// it has one, else its type.
+func writerName(w any) string {
+	if s, ok := w.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%T", w)
 }
 
 // kindLen is how many rules of kind k s holds.

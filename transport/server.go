@@ -43,9 +43,10 @@ type Config struct {
 	// then a read-only board and rules change through the data source.
 	ReadOnly bool
 	// Writer, when set, persists every kind of rule in force (the gateway's
-	// too) after each push, so a pushed change survives a restart. A failed
-	// write is answered as Sentinel answers it: "partial success (write
-	// data source failed)".
+	// too) after each push, so a pushed change survives a restart. A push
+	// whose write fails is taken back (the pushed kind's rules before it
+	// are put in force again) and refused with 500 and the writer's error,
+	// so a push is never in force on this machine alone.
 	Writer datasource.WritableSource
 	// Sampler supplies the per-second statistics. When nil, Start creates
 	// one and starts it, and Close stops it.

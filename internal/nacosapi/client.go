@@ -23,8 +23,11 @@ import (
 	"time"
 )
 
+// notExist is the body of Nacos's 404 for a dataId it does not hold.
+const notExist = "config data not exist"
+
 // ErrNotFound is returned (wrapped) by Get for a dataId Nacos does not hold.
-var ErrNotFound = errors.New("config data not exist")
+var ErrNotFound = errors.New(notExist)
 
 // ErrConflict is returned (wrapped) by Publish when the stored content is no
 // longer the one whose MD5 was given: another writer changed it first.
@@ -91,14 +94,37 @@ func MD5(content string) string {
 // A dataId Nacos does not hold is an error wrapping ErrNotFound.
 func (c *Client) Get(ctx context.Context, dataID, group, namespace string) (content, md5 string, err error) {
 	q := configParams(dataID, group, namespace)
-	status, body, header, err := c.do(ctx, http.MethodGet, "/v1/cs/configs", q, nil, nil, c.opts.Timeout)
-	if err != nil {
-		return "", "", fmt.Errorf("reading dataId %s: %w", dataID, err)
+	deadline := time.Now().Add(c.opts.Timeout)
+	var status int
+	var body string
+	var header http.Header
+	for {
+		status, body, header, err = c.do(ctx, http.MethodGet, "/v1/cs/configs", q, nil, nil, c.opts.Timeout)
+		if err != nil {
+			return "", "", fmt.Errorf("reading dataId %s: %w", dataID, err)
+		}
+		// 409: a publish of the dataId holds it for a moment ("requested
+		// file is being modified, please try later").
+		if status != http.StatusConflict || time.Now().After(deadline) {
+			break
+		}
+		t := time.NewTimer(busyWait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", "", fmt.Errorf("reading dataId %s: %w", dataID, ctx.Err())
+		case <-t.C:
+		}
 	}
 	switch status {
 	case http.StatusOK:
 	case http.StatusNotFound:
-		return "", "", fmt.Errorf("reading dataId %s of group %s: %w", dataID, group, ErrNotFound)
+		// Only Nacos's own answer means a missing dataId; another 404 is
+		// a wrong address or context path.
+		if strings.Contains(body, notExist) {
+			return "", "", fmt.Errorf("reading dataId %s of group %s: %w", dataID, group, ErrNotFound)
+		}
+		return "", "", fmt.Errorf("reading dataId %s: %w (is %s a Nacos server?)", dataID, statusError(status, body), c.base)
 	default:
 		return "", "", fmt.Errorf("reading dataId %s: %w", dataID, statusError(status, body))
 	}
@@ -233,6 +259,10 @@ func (c *Client) send(ctx context.Context, method, path string, query, form url.
 	}
 	return resp.StatusCode, string(b), resp.Header, nil
 }
+
+// busyWait is the pause before reading again a dataId Nacos says is being
+// written.
+const busyWait = 20 * time.Millisecond
 
 // maxBody bounds the body read from Nacos; a config is far smaller (Nacos's
 // own default limit is 100 KiB).

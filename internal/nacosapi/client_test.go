@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 )
 
 // testGroup keeps the package's dataIds apart from anything else on the
@@ -30,8 +32,18 @@ func dataID(t *testing.T) string {
 	return strings.NewReplacer("/", "-", "_", "-").Replace(t.Name())
 }
 
+// cleanUp deletes the dataIds when t ends: the server outlives the test
+// (go test -count=2 runs it again).
+func cleanUp(t *testing.T, c *Client, ns string, ids ...string) {
+	t.Cleanup(func() {
+		for _, id := range ids {
+			_ = c.Delete(context.Background(), id, testGroup, ns)
+		}
+	})
+}
+
 func TestGetPublishDelete(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id := dataID(t)
@@ -56,6 +68,7 @@ func TestGetPublishDelete(t *testing.T) {
 		})
 	}
 	// The namespaces are apart: the public one does not see the other's.
+	cleanUp(t, c, "ns-other", id)
 	if err := c.Publish(ctx, id, testGroup, "ns-other", "x", "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +79,11 @@ func TestGetPublishDelete(t *testing.T) {
 }
 
 func TestPublishCompareAndSwap(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id := dataID(t)
+	cleanUp(t, c, "", id)
 	// MD5("") is the base of a missing dataId: it creates it...
 	if err := c.Publish(ctx, id, testGroup, "", "one", "", MD5("")); err != nil {
 		t.Fatalf("creating with the MD5 of nothing: %v", err)
@@ -100,10 +114,12 @@ func TestPublishCompareAndSwap(t *testing.T) {
 }
 
 func TestListen(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	ctx := context.Background()
 	id, other := dataID(t), dataID(t)+"-other"
+	cleanUp(t, c, "", id)
+	cleanUp(t, c, "ns-"+id, other)
 	if err := c.Publish(ctx, id, testGroup, "", "v1", "", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +164,7 @@ func TestListen(t *testing.T) {
 }
 
 func TestListenAnswersNothingAtTimeout(t *testing.T) {
-	addr := needServer(t)
+	addr := nacostest.Need(t)
 	c := newClient(t, addr)
 	keys, err := c.Listen(context.Background(), time.Millisecond, []Watched{{DataID: dataID(t), Group: testGroup}})
 	if err != nil || len(keys) != 0 {
@@ -170,6 +186,21 @@ func TestParseChanged(t *testing.T) {
 	}
 }
 
+// A 404 that is not Nacos's "config data not exist" (a wrong context path,
+// another server) is an error, not a missing dataId: taken for one, it
+// would read as "no rules".
+func TestGetOtherNotFoundIsAnError(t *testing.T) {
+	addr := nacostest.Need(t)
+	c, err := New("http://"+addr+"/not-nacos", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.Get(context.Background(), dataID(t), testGroup, "")
+	if err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get under a wrong context path: err = %v, want an error that is not ErrNotFound", err)
+	}
+}
+
 func TestNewRejectsBadAddress(t *testing.T) {
 	for _, addr := range []string{"", "localhost", "ftp://h:1/nacos", "http://"} {
 		if _, err := New(addr, Options{}); err == nil {
@@ -182,9 +213,68 @@ func TestNewRejectsBadAddress(t *testing.T) {
 	}
 }
 
+// Against a Nacos with auth on: no credentials and a wrong password are
+// clear errors, the right ones read and write.
+func TestLoginAgainstAuthServer(t *testing.T) {
+	addr := nacostest.StartWith(t, nacostest.AuthArgs()...).Addr
+	nacostest.SetAdminPassword(t, addr, "test-password")
+	ctx := context.Background()
+	id := dataID(t)
+
+	anon := newClient(t, addr)
+	if _, _, err := anon.Get(ctx, id, testGroup, ""); err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "403") {
+		t.Fatalf("Get without credentials: err = %v, want the server's 403", err)
+	}
+
+	c, _ := New(addr, Options{Username: "nacos", Password: "test-password"})
+	// Nacos reloads its user cache every few seconds: the new password
+	// signs in once it has.
+	deadline := time.Now().Add(45 * time.Second)
+	for err := c.Login(ctx); err != nil; err = c.Login(ctx) {
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "not found") {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	wrong, _ := New(addr, Options{Username: "nacos", Password: "wrong"})
+	if err := wrong.Login(ctx); err == nil || !strings.Contains(err.Error(), "signing in") {
+		t.Fatalf("Login with a wrong password: %v, want a sign-in error", err)
+	}
+	if _, _, err := wrong.Get(ctx, id, testGroup, ""); err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("Get with a wrong password: err = %v, want the sign-in error", err)
+	}
+	if err := c.Publish(ctx, id, testGroup, "", "signed", "", MD5("")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := getSoon(t, c, id, ""); got != "signed" {
+		t.Fatalf("Get = %q, want %q", got, "signed")
+	}
+}
+
+// Nacos answers 409 to a read of a dataId being published; Get reads again
+// rather than fail. The real server does so only by chance, so a stand-in
+// answers 409 twice.
+func TestGetWaitsOutABusyDataID(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			http.Error(w, "requested file is being modified, please try later.", http.StatusConflict)
+			return
+		}
+		w.Write([]byte("content"))
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL+"/nacos", Options{})
+	got, sum, err := c.Get(context.Background(), "d", "G", "")
+	if err != nil || got != "content" || sum != MD5("content") {
+		t.Fatalf("Get = %q, %s, %v; want the content after the busy answers", got, sum, err)
+	}
+}
+
 // TestTokenRenewal checks the client's side of auth with a server that
-// hands out tokens of a short lifetime and revokes one: the Nacos server
-// used here cannot be made to expire a token in a test's time.
+// revokes a token, and with the renewal time reached by moving it: the
+// Nacos server used here cannot be made to expire a token in a test's
+// time.
 func TestTokenRenewal(t *testing.T) {
 	var logins, issued atomic.Int64
 	var revoked atomic.Value
@@ -199,7 +289,7 @@ func TestTokenRenewal(t *testing.T) {
 			}
 			logins.Add(1)
 			tok := "t" + string(rune('0'+issued.Add(1)))
-			_ = json.NewEncoder(w).Encode(map[string]any{"accessToken": tok, "tokenTtl": 1})
+			_ = json.NewEncoder(w).Encode(map[string]any{"accessToken": tok, "tokenTtl": 3600})
 		case "/nacos/v1/cs/configs":
 			tok := r.URL.Query().Get("accessToken")
 			if tok == "" || tok == revoked.Load() {
@@ -226,7 +316,12 @@ func TestTokenRenewal(t *testing.T) {
 	if n := logins.Load(); n != 1 {
 		t.Fatalf("three reads within the token's life signed in %d times, want 1", n)
 	}
-	time.Sleep(1100 * time.Millisecond) // past nine tenths of the 1 s lifetime
+	c.mu.Lock()
+	if life := time.Until(c.renewAt); life < 50*time.Minute || life > time.Hour {
+		t.Errorf("a token of an hour is renewed in %v, want at nine tenths of its life", life)
+	}
+	c.renewAt = time.Now().Add(-time.Second) // as when that time has come
+	c.mu.Unlock()
 	if _, _, err := c.Get(ctx, "d", "G", ""); err != nil {
 		t.Fatal(err)
 	}

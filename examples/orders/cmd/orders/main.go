@@ -27,6 +27,14 @@
 //	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080
 //	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080 -rules rules.toml -rules-push rules.pushed.json
 //
+// With -nacos the rules of every kind come from Nacos, one dataId per kind
+// named after -app (orders-flow-rules, orders-degrade-rules, ...) in
+// -nacos-group of -nacos-namespace, and are followed; a dashboard push is
+// written there, so it reaches every instance of the app and survives a
+// restart (see docs/dashboard.md):
+//
+//	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080 -nacos 127.0.0.1:8848
+//
 // With -http it serves Prometheus metrics at /metrics and the built-in page
 // at / (see docs/observability.md):
 //
@@ -93,6 +101,9 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	simulate := fs.Bool("simulate", false, "run on simulated time: instant and the same on every machine")
 	rulesFile := fs.String("rules", "", "take the rules from this TOML or Sentinel-JSON `file` and watch it (the rule flags are then ignored); it is never written")
 	rulesPush := fs.String("rules-push", "", "keep rules pushed from the dashboard in this machine-owned Sentinel-JSON `file`, laid over -rules at start (needs -rules, and -transport or -dashboard)")
+	nacosAddr := fs.String("nacos", "", "take every kind of rule from the Nacos server at `host:port` (dataIds APP-flow-rules and so on, APP from -app) and follow it; dashboard pushes are written there")
+	nacosNS := fs.String("nacos-namespace", "", "the Nacos namespace `ID` of -nacos (empty: the public namespace)")
+	nacosGroup := fs.String("nacos-group", "SENTINEL_GROUP", "the Nacos `group` of -nacos's dataIds")
 	var tc transport.Config
 	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
 	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address`; off when empty, unless -dashboard is given: then "+dashboardListen)
@@ -117,6 +128,12 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	if *rulesPush != "" && (*rulesFile == "" || tc.Listen == "") {
 		return fmt.Errorf("-rules-push needs -rules, and -transport or -dashboard")
 	}
+	if *nacosAddr != "" && (*rulesFile != "" || *rulesPush != "") {
+		return fmt.Errorf("-nacos takes the rules from Nacos and keeps pushes there: it cannot be used with -rules or -rules-push")
+	}
+	if *nacosAddr != "" && *simulate {
+		return fmt.Errorf("-nacos follows Nacos in wall-clock time; it cannot be used with -simulate")
+	}
 	if tc.Listen != "" && *simulate {
 		return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
 	}
@@ -125,6 +142,15 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	var pushed datasource.WritableSource
 	if *rulesFile != "" {
 		w, stopRules, err := watchRules(ctx, *rulesFile, *rulesPush, out)
+		if err != nil {
+			return err
+		}
+		defer stopRules()
+		cfg.RulesInForce = true
+		pushed = w
+	}
+	if *nacosAddr != "" {
+		w, stopRules, err := watchNacos(ctx, *nacosAddr, *nacosNS, *nacosGroup, tc.App, out)
 		if err != nil {
 			return err
 		}
@@ -154,7 +180,7 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 		defer stopHTTP()
 	}
 
-	if *rulesFile == "" {
+	if !cfg.RulesInForce {
 		fmt.Fprintf(out, "createOrder: flow rule %v QPS (fast fail); breaker on calls slower than %v, ratio > %v, open %v\n",
 			cfg.FlowQPS, cfg.SlowRT, cfg.SlowRatio, cfg.OpenFor)
 	}

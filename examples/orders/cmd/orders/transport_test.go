@@ -163,6 +163,8 @@ func TestTransportFlagsMisuse(t *testing.T) {
 		{"-simulate", "-dashboard=127.0.0.1:8080"},        // -dashboard starts the command center too
 		{"-rules-push=p.json", "-transport=127.0.0.1:0"},  // pushes laid over no rules file
 		{"-rules=../../rules.toml", "-rules-push=p.json"}, // nothing pushes
+		{"-nacos=127.0.0.1:1", "-rules=../../rules.toml"}, // two sources of every kind
+		{"-nacos=127.0.0.1:1", "-simulate"},               // Nacos follows wall-clock time
 	} {
 		if err := run(context.Background(), args, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
