@@ -291,4 +291,3 @@ func (c *conn) close() {
 	delete(c.s.conns, c)
 	c.s.mu.Unlock()
 }
-
