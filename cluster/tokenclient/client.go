@@ -139,32 +139,50 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// Answer is the server's answer to one token request.
+type Answer struct {
+	Status runtime.TokenStatus
+	// Remaining is the budget left after an OK; WaitMs how long a
+	// SHOULD_WAIT call must wait before it passes.
+	Remaining, WaitMs int32
+}
+
 // RequestToken implements runtime.TokenService: it asks the server for
 // acquire tokens of rule's flowId and waits at most the request timeout.
 func (c *Client) RequestToken(rule *runtime.FlowRule, acquire int64, prioritized bool) runtime.TokenResult {
-	id := rule.ClusterConfig.FlowID
-	if id <= 0 || acquire <= 0 || acquire > 1<<31-1 {
+	if acquire > 1<<31-1 {
 		return runtime.TokenResult{Status: runtime.TokenBadRequest}
+	}
+	a := c.Request(rule.ClusterConfig.FlowID, int32(acquire), prioritized)
+	return runtime.TokenResult{Status: a.Status, WaitMs: int64(a.WaitMs)}
+}
+
+// Request asks the server for acquire tokens of flowID and waits at most
+// the request timeout: TokenFail when no answer came in time or the client
+// is not connected, TokenBadRequest (not sent) for a flowID or acquire
+// below 1.
+func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
+	if flowID <= 0 || acquire <= 0 {
+		return Answer{Status: runtime.TokenBadRequest}
 	}
 	s := c.conn.Load()
 	if s == nil {
-		return runtime.TokenResult{Status: runtime.TokenFail}
+		return Answer{Status: runtime.TokenFail}
 	}
 	w := waiters.Get().(*waiter)
 	xid := c.register(w)
-	if err := s.writeFlow(xid, id, int32(acquire), prioritized); err != nil {
+	if err := s.writeFlow(xid, flowID, acquire, prioritized); err != nil {
 		c.unregister(xid)
 		waiters.Put(w)
 		s.fail(err)
-		return runtime.TokenResult{Status: runtime.TokenFail}
+		return Answer{Status: runtime.TokenFail}
 	}
 	w.timer.Reset(time.Duration(c.timeout.Load()))
-	var res runtime.TokenResult
+	a := Answer{Status: runtime.TokenFail}
 	select {
 	case resp := <-w.ch:
-		res = runtime.TokenResult{Status: runtime.TokenStatus(resp.Status), WaitMs: int64(resp.WaitMs)}
+		a = Answer{Status: runtime.TokenStatus(resp.Status), Remaining: resp.Remaining, WaitMs: resp.WaitMs}
 	case <-w.timer.C:
-		res = runtime.TokenResult{Status: runtime.TokenFail}
 	}
 	w.timer.Stop()
 	if !c.unregister(xid) {
@@ -176,7 +194,7 @@ func (c *Client) RequestToken(rule *runtime.FlowRule, acquire int64, prioritized
 		}
 	}
 	waiters.Put(w)
-	return res
+	return a
 }
 
 // register gives w the next request id (1 to 999999999, then 1 again, as

@@ -1,0 +1,180 @@
+package sentinelgen;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+
+import com.alibaba.csp.sentinel.Entry;
+import com.alibaba.csp.sentinel.SphU;
+import com.alibaba.csp.sentinel.cluster.ClusterStateManager;
+import com.alibaba.csp.sentinel.cluster.TokenResult;
+import com.alibaba.csp.sentinel.cluster.client.ClusterTokenClient;
+import com.alibaba.csp.sentinel.cluster.client.TokenClientProvider;
+import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientAssignConfig;
+import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientConfig;
+import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientConfigManager;
+import com.alibaba.csp.sentinel.cluster.flow.rule.ClusterFlowRuleManager;
+import com.alibaba.csp.sentinel.cluster.registry.ConfigSupplierRegistry;
+import com.alibaba.csp.sentinel.cluster.server.ClusterTokenServer;
+import com.alibaba.csp.sentinel.cluster.server.SentinelDefaultTokenServer;
+import com.alibaba.csp.sentinel.cluster.server.config.ClusterServerConfigManager;
+import com.alibaba.csp.sentinel.cluster.server.config.ServerFlowConfig;
+import com.alibaba.csp.sentinel.cluster.server.config.ServerTransportConfig;
+import com.alibaba.csp.sentinel.slots.block.BlockException;
+import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
+import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
+import com.alibaba.fastjson.JSON;
+
+/**
+ * Sentinel's own token server and client, driven by the Go tests over
+ * stdin/stdout, one command per line, one answer line per command:
+ *
+ * <pre>
+ * server PORT          Java's standalone token server on PORT; then
+ *                        rules NAMESPACE JSON   load cluster flow rules        -> ok
+ *                        flowconfig JSON        load the global flow config    -> ok
+ * client HOST PORT NAMESPACE TIMEOUT_MS
+ *                      Java's token client; prints "connected" once it is; then
+ *                        flow FLOWID ACQUIRE PRIORITIZED -> STATUS REMAINING WAIT
+ * app HOST PORT NAMESPACE RULE_JSON RATE SECONDS
+ *                      an instance of an application whose one flow rule is in
+ *                      cluster mode: it offers RATE calls per second for SECONDS
+ *                      and prints "second N pass P block B" for each whole second
+ * </pre>
+ */
+public final class ClusterHarness {
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "server":
+                server(Integer.parseInt(args[1]));
+                break;
+            case "client":
+                client(args[1], Integer.parseInt(args[2]), args[3], Integer.parseInt(args[4]));
+                break;
+            case "app":
+                app(args[1], Integer.parseInt(args[2]), args[3], args[4], Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+                break;
+            default:
+                throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+        System.exit(0);
+    }
+
+    private static BufferedReader stdin() {
+        return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    }
+
+    private static void server(int port) throws Exception {
+        ClusterServerConfigManager.loadGlobalTransportConfig(new ServerTransportConfig().setIdleSeconds(600).setPort(port));
+        ClusterTokenServer server = new SentinelDefaultTokenServer();
+        server.start();
+        System.out.println("started");
+        System.out.flush();
+        BufferedReader in = stdin();
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] f = line.split(" ", 3);
+            switch (f[0]) {
+                case "rules":
+                    HashSet<String> set = new HashSet<>(ClusterServerConfigManager.getNamespaceSet());
+                    set.add(f[1]);
+                    ClusterServerConfigManager.loadServerNamespaceSet(set);
+                    List<FlowRule> rules = JSON.parseArray(f[2], FlowRule.class);
+                    ClusterFlowRuleManager.loadRules(f[1], rules);
+                    break;
+                case "flowconfig":
+                    ClusterServerConfigManager.loadGlobalFlowConfig(JSON.parseObject(line.substring("flowconfig ".length()), ServerFlowConfig.class));
+                    break;
+                default:
+                    System.out.println("unknown command " + f[0]);
+                    continue;
+            }
+            System.out.println("ok");
+            System.out.flush();
+        }
+        server.stop();
+    }
+
+    private static void joinCluster(String host, int port, String namespace, int timeoutMs) throws Exception {
+        ConfigSupplierRegistry.setNamespaceSupplier(() -> namespace);
+        ClusterClientConfigManager.applyNewConfig(new ClusterClientConfig().setRequestTimeout(timeoutMs));
+        ClusterClientConfigManager.applyNewAssignConfig(new ClusterClientAssignConfig(host, port));
+        ClusterStateManager.applyState(ClusterStateManager.CLUSTER_CLIENT);
+        long deadline = System.currentTimeMillis() + 20000;
+        for (;;) {
+            ClusterTokenClient c = TokenClientProvider.getClient();
+            if (c != null && c.getState() == 2) { // ClientConstants.CLIENT_STATUS_STARTED
+                return;
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("token client not started within 20 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static void client(String host, int port, String namespace, int timeoutMs) throws Exception {
+        joinCluster(host, port, namespace, timeoutMs);
+        System.out.println("connected");
+        System.out.flush();
+        ClusterTokenClient c = TokenClientProvider.getClient();
+        BufferedReader in = stdin();
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] f = line.split(" ");
+            if (!f[0].equals("flow")) {
+                System.out.println("unknown command " + f[0]);
+                continue;
+            }
+            TokenResult r = c.requestToken(Long.parseLong(f[1]), Integer.parseInt(f[2]), Boolean.parseBoolean(f[3]));
+            System.out.println(r.getStatus() + " " + r.getRemaining() + " " + r.getWaitInMs());
+            System.out.flush();
+        }
+    }
+
+    private static void app(String host, int port, String namespace, String ruleJSON, int rate, int seconds) throws Exception {
+        FlowRule rule = JSON.parseObject(ruleJSON, FlowRule.class);
+        FlowRuleManager.loadRules(Collections.singletonList(rule));
+        joinCluster(host, port, namespace, 20);
+        System.out.println("connected");
+        System.out.flush();
+        // Start on a whole second so that the seconds reported are the
+        // ones the server counts.
+        long start = (System.currentTimeMillis() / 1000 + 1) * 1000;
+        Thread.sleep(start - System.currentTimeMillis());
+        long intervalNs = 1_000_000_000L / rate;
+        long next = System.nanoTime();
+        int[] pass = new int[seconds];
+        int[] block = new int[seconds];
+        for (;;) {
+            long now = System.currentTimeMillis();
+            int sec = (int) ((now - start) / 1000);
+            if (sec >= seconds) {
+                break;
+            }
+            Entry e = null;
+            try {
+                e = SphU.entry(rule.getResource());
+                pass[sec]++;
+            } catch (BlockException ex) {
+                block[sec]++;
+            } finally {
+                if (e != null) {
+                    e.exit();
+                }
+            }
+            next += intervalNs;
+            long sleep = next - System.nanoTime();
+            if (sleep > 0) {
+                Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+            }
+        }
+        for (int i = 0; i < seconds; i++) {
+            System.out.println("second " + (start / 1000 + i) + " pass " + pass[i] + " block " + block[i]);
+        }
+        System.out.flush();
+    }
+}
