@@ -92,13 +92,7 @@ func startJava(t *testing.T, args ...string) *process {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
+	go scanLines(stdout, p.lines)
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
@@ -109,6 +103,15 @@ func startJava(t *testing.T, args ...string) *process {
 		}
 	})
 	return p
+}
+
+// scanLines sends the lines of r to lines, and closes it at r's end.
+func scanLines(r io.Reader, lines chan<- string) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		lines <- sc.Text()
+	}
+	close(lines)
 }
 
 type writerFunc func([]byte) (int, error)
@@ -167,7 +170,7 @@ func freePort(t *testing.T) int {
 // that arrives in between: on loopback a fast server hits that window now
 // and then, and the call times out. Any real network's round trip is longer
 // than the window; the proxy gives loopback one.
-const answerDelay = 2 * time.Millisecond
+const answerDelay = time.Millisecond
 
 // delayingProxy forwards connections to target, delaying what the server
 // sends back by answerDelay.

@@ -76,6 +76,21 @@ type Client struct {
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
+
+	answered, timedOut, unsent atomic.Uint64
+}
+
+// Stats counts the client's requests by outcome since it was created.
+type Stats struct {
+	// Answered requests got the server's answer in time; TimedOut did not
+	// and were answered TokenFail; Unsent found no connection (or failed
+	// to write) and were answered TokenFail without waiting.
+	Answered, TimedOut, Unsent uint64
+}
+
+// Stats returns the client's counts.
+func (c *Client) Stats() Stats {
+	return Stats{Answered: c.answered.Load(), TimedOut: c.timedOut.Load(), Unsent: c.unsent.Load()}
 }
 
 // waiter is one call waiting for its answer. Waiters are pooled, each with
@@ -167,6 +182,7 @@ func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
 	}
 	s := c.conn.Load()
 	if s == nil {
+		c.unsent.Add(1)
 		return Answer{Status: runtime.TokenFail}
 	}
 	w := waiters.Get().(*waiter)
@@ -175,6 +191,7 @@ func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
 		c.unregister(xid)
 		waiters.Put(w)
 		s.fail(err)
+		c.unsent.Add(1)
 		return Answer{Status: runtime.TokenFail}
 	}
 	w.timer.Reset(time.Duration(c.timeout.Load()))
@@ -182,7 +199,9 @@ func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
 	select {
 	case resp := <-w.ch:
 		a = Answer{Status: runtime.TokenStatus(resp.Status), Remaining: resp.Remaining, WaitMs: resp.WaitMs}
+		c.answered.Add(1)
 	case <-w.timer.C:
+		c.timedOut.Add(1)
 	}
 	w.timer.Stop()
 	if !c.unregister(xid) {

@@ -40,10 +40,12 @@ import com.alibaba.fastjson.JSON;
  * client HOST PORT NAMESPACE TIMEOUT_MS
  *                      Java's token client; prints "connected" once it is; then
  *                        flow FLOWID ACQUIRE PRIORITIZED -> STATUS REMAINING WAIT
- * app HOST PORT NAMESPACE RULE_JSON RATE SECONDS
- *                      an instance of an application whose one flow rule is in
- *                      cluster mode: it offers RATE calls per second for SECONDS
- *                      and prints "second N pass P block B" for each whole second
+ * app HOST PORT NAMESPACE RULES_JSON RATE SECONDS START_MS
+ *                      an instance of an application whose flow rules are in
+ *                      cluster mode: from START_MS (Unix milliseconds, a whole
+ *                      second) it offers RATE calls per second to each rule's
+ *                      resource for SECONDS and prints "second N RESOURCE pass P
+ *                      block B" for each whole second N and resource
  * </pre>
  */
 public final class ClusterHarness {
@@ -57,7 +59,8 @@ public final class ClusterHarness {
                 client(args[1], Integer.parseInt(args[2]), args[3], Integer.parseInt(args[4]));
                 break;
             case "app":
-                app(args[1], Integer.parseInt(args[2]), args[3], args[4], Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+                app(args[1], Integer.parseInt(args[2]), args[3], args[4], Integer.parseInt(args[5]), Integer.parseInt(args[6]),
+                    Long.parseLong(args[7]));
                 break;
             default:
                 throw new IllegalArgumentException("unknown mode " + args[0]);
@@ -135,29 +138,49 @@ public final class ClusterHarness {
         }
     }
 
-    private static void app(String host, int port, String namespace, String ruleJSON, int rate, int seconds) throws Exception {
-        FlowRule rule = JSON.parseObject(ruleJSON, FlowRule.class);
-        FlowRuleManager.loadRules(Collections.singletonList(rule));
+    private static void app(String host, int port, String namespace, String rulesJSON, int rate, int seconds, long start) throws Exception {
+        List<FlowRule> rules = JSON.parseArray(rulesJSON, FlowRule.class);
+        FlowRuleManager.loadRules(rules);
         joinCluster(host, port, namespace, 20);
         System.out.println("connected");
         System.out.flush();
-        // Start on a whole second so that the seconds reported are the
-        // ones the server counts.
-        long start = (System.currentTimeMillis() / 1000 + 1) * 1000;
-        Thread.sleep(start - System.currentTimeMillis());
+        long wait = start - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+        int n = rules.size();
+        int[][] pass = new int[n][seconds];
+        int[][] block = new int[n][seconds];
+        // One thread per resource, so that a slow answer for one does not
+        // hold back the calls of the other.
+        Thread[] threads = new Thread[n];
+        for (int r = 0; r < n; r++) {
+            final int i = r;
+            threads[i] = new Thread(() -> offer(rules.get(i).getResource(), rate, seconds, start, pass[i], block[i]));
+            threads[i].start();
+        }
+        for (Thread th : threads) {
+            th.join();
+        }
+        for (int s = 0; s < seconds; s++) {
+            for (int i = 0; i < n; i++) {
+                System.out.println("second " + (start / 1000 + s) + " " + rules.get(i).getResource() + " pass " + pass[i][s] + " block " + block[i][s]);
+            }
+        }
+        System.out.flush();
+    }
+
+    private static void offer(String resource, int rate, int seconds, long start, int[] pass, int[] block) {
         long intervalNs = 1_000_000_000L / rate;
         long next = System.nanoTime();
-        int[] pass = new int[seconds];
-        int[] block = new int[seconds];
         for (;;) {
-            long now = System.currentTimeMillis();
-            int sec = (int) ((now - start) / 1000);
+            int sec = (int) ((System.currentTimeMillis() - start) / 1000);
             if (sec >= seconds) {
-                break;
+                return;
             }
             Entry e = null;
             try {
-                e = SphU.entry(rule.getResource());
+                e = SphU.entry(resource);
                 pass[sec]++;
             } catch (BlockException ex) {
                 block[sec]++;
@@ -169,12 +192,12 @@ public final class ClusterHarness {
             next += intervalNs;
             long sleep = next - System.nanoTime();
             if (sleep > 0) {
-                Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                try {
+                    Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                } catch (InterruptedException ex) {
+                    return;
+                }
             }
         }
-        for (int i = 0; i < seconds; i++) {
-            System.out.println("second " + (start / 1000 + i) + " pass " + pass[i] + " block " + block[i]);
-        }
-        System.out.flush();
     }
 }
