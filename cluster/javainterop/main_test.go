@@ -95,4 +95,3 @@ func goInstance() error {
 	fmt.Fprintf(os.Stderr, "go instance, token client: %+v\n", c.Stats())
 	return nil
 }
-
