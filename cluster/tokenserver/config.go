@@ -30,7 +30,8 @@ const (
 	DefaultMaxAllowedQps  = 30000.0
 )
 
-func (c FlowConfig) withDefaults() FlowConfig {
+// WithDefaults returns c with every zero field set to its default.
+func (c FlowConfig) WithDefaults() FlowConfig {
 	if c.ExceedCount == 0 {
 		c.ExceedCount = DefaultExceedCount
 	}
@@ -51,7 +52,7 @@ func (c FlowConfig) withDefaults() FlowConfig {
 
 // Validate reports a field out of range, naming it.
 func (c FlowConfig) Validate() error {
-	c = c.withDefaults()
+	c = c.WithDefaults()
 	switch {
 	case c.ExceedCount < 0:
 		return fmt.Errorf("exceedCount %v: must be > 0", c.ExceedCount)

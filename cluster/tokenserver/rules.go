@@ -112,7 +112,7 @@ func (s *Server) Namespaces() []string {
 func (s *Server) namespaceLocked(ns string) *namespace {
 	n, ok := s.namespaces[ns]
 	if !ok {
-		n = newNamespace(ns, &s.flow)
+		n = newNamespace(ns, s.flow.Load())
 		s.namespaces[ns] = n
 	}
 	return n

@@ -57,7 +57,7 @@ type Config struct {
 // LoadFlowRules, and serve connections with Serve or ListenAndServe.
 type Server struct {
 	cfg  Config
-	flow FlowConfig
+	flow atomic.Pointer[FlowConfig]
 	log  *slog.Logger
 	now  func() time.Time
 
@@ -80,7 +80,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
-	s := &Server{cfg: cfg, flow: cfg.Flow.withDefaults(), log: cfg.Logger, now: cfg.Now,
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now,
 		namespaces: map[string]*namespace{}, rules: map[string][]runtime.FlowRule{},
 		listeners: map[net.Listener]struct{}{}, conns: map[*conn]struct{}{}}
 	if s.log == nil {
@@ -89,6 +89,8 @@ func New(cfg Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	flow := cfg.Flow.WithDefaults()
+	s.flow.Store(&flow)
 	empty := map[int64]*budget{}
 	s.budgets.Store(&empty)
 	s.namespaceLocked(DefaultNamespace)
@@ -185,10 +187,11 @@ func (s *Server) RequestToken(flowID int64, acquire int32, prioritized bool) (re
 		return runtime.TokenResult{Status: runtime.TokenNoRuleExists}, 0
 	}
 	now := s.nowMs()
-	if !b.namespace.allow(now, s.flow.MaxAllowedQps) {
+	flow := s.flow.Load()
+	if !b.namespace.allow(now, flow.MaxAllowedQps) {
 		return runtime.TokenResult{Status: runtime.TokenTooManyRequest}, 0
 	}
-	status, remaining, wait := b.acquire(now, int64(acquire), prioritized, &s.flow)
+	status, remaining, wait := b.acquire(now, int64(acquire), prioritized, flow)
 	return runtime.TokenResult{Status: status, WaitMs: int64(wait)}, remaining
 }
 
