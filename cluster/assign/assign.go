@@ -68,8 +68,8 @@ func New(cfg Config) (*Controller, error) {
 		return nil, errors.New("assign: Config.App is empty")
 	}
 	c := &Controller{cfg: cfg, log: cfg.Logger, mode: transport.ClusterModeNotStarted, lastModified: -1,
-		clientCfg: transport.ClusterClientConfig{RequestTimeout: int(tokenclient.DefaultRequestTimeout / time.Millisecond)},
-		transport: transport.ClusterTransportConfig{Port: tokenserver.DefaultPort, IdleSeconds: int(tokenserver.DefaultIdleTimeout / time.Second)},
+		clientCfg:  transport.ClusterClientConfig{RequestTimeout: int(tokenclient.DefaultRequestTimeout / time.Millisecond)},
+		transport:  transport.ClusterTransportConfig{Port: tokenserver.DefaultPort, IdleSeconds: int(tokenserver.DefaultIdleTimeout / time.Second)},
 		namespaces: []string{tokenserver.DefaultNamespace, cfg.App}}
 	if c.log == nil {
 		c.log = slog.Default()
