@@ -11,8 +11,9 @@
 //
 // It may also be driven from code (SetMode, SetClientConfig, ...), as the
 // example's -token-server and -serve-tokens flags do. The embedded server's
-// budgets are the service's own flow rules in cluster mode, kept in step
-// with the rules in force, in the namespace of the application's name.
+// budgets are the service's own flow and hot-parameter rules in cluster
+// mode, kept in step with the rules in force, in the namespace of the
+// application's name.
 package assign
 
 import (
@@ -190,11 +191,17 @@ func (c *Controller) startServerLocked() error {
 	}
 	done := make(chan struct{})
 	go func() { srv.Serve(l); close(done) }()
-	c.stopRules = runtime.OnFlowRulesChange(func(rules []runtime.FlowRule) {
+	stopFlow := runtime.OnFlowRulesChange(func(rules []runtime.FlowRule) {
 		if err := srv.LoadFlowRules(c.cfg.App, rules); err != nil {
-			c.log.Error("cluster: the embedded token server refused the service's cluster rules", "err", err)
+			c.log.Error("cluster: the embedded token server refused the service's cluster flow rules", "err", err)
 		}
 	})
+	stopParam := runtime.OnParamFlowRulesChange(func(rules []runtime.ParamFlowRule) {
+		if err := srv.LoadParamFlowRules(c.cfg.App, rules); err != nil {
+			c.log.Error("cluster: the embedded token server refused the service's cluster hot-parameter rules", "err", err)
+		}
+	})
+	c.stopRules = func() { stopFlow(); stopParam() }
 	c.server, c.serverDone = srv, done
 	runtime.SetTokenService(srv.TokenService())
 	c.log.Info("cluster: embedded token server", "listen", l.Addr().String(), "namespaces", c.namespaces)

@@ -177,7 +177,34 @@ func (c *Client) RequestToken(rule *runtime.FlowRule, acquire int64, prioritized
 // is not connected, TokenBadRequest (not sent) for a flowID or acquire
 // below 1.
 func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
-	if flowID <= 0 || acquire <= 0 {
+	return c.call(flowID, acquire, prioritized, nil)
+}
+
+// RequestParam asks the server for acquire tokens of every value of arg
+// under the hot-parameter rule flowID, as RequestParamToken does, and
+// returns the whole answer.
+func (c *Client) RequestParam(flowID int64, acquire int32, arg *runtime.ParamArg) Answer {
+	return c.call(flowID, acquire, false, arg)
+}
+
+// RequestParamToken implements runtime.ParamTokenService: it asks the
+// server for acquire tokens of every value of arg under rule's flowId.
+// Integers go as Java longs, floats as doubles: the Go token server counts
+// every width of a number as one value, Java's server only values of the
+// same Java type. An argument whose values do not fit one frame is
+// answered TokenFail (so checked locally).
+func (c *Client) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg *runtime.ParamArg) runtime.TokenResult {
+	if acquire > 1<<31-1 {
+		return runtime.TokenResult{Status: runtime.TokenBadRequest}
+	}
+	a := c.call(rule.ClusterConfig.FlowID, int32(acquire), false, arg)
+	return runtime.TokenResult{Status: a.Status, WaitMs: int64(a.WaitMs)}
+}
+
+// call sends a FLOW request, or a PARAM_FLOW request of arg's values when
+// arg is not nil, and waits for its answer.
+func (c *Client) call(flowID int64, acquire int32, prioritized bool, arg *runtime.ParamArg) Answer {
+	if flowID <= 0 || acquire <= 0 || (arg != nil && arg.Len() == 0) {
 		return Answer{Status: runtime.TokenBadRequest}
 	}
 	s := c.conn.Load()
@@ -187,10 +214,18 @@ func (c *Client) Request(flowID int64, acquire int32, prioritized bool) Answer {
 	}
 	w := waiters.Get().(*waiter)
 	xid := c.register(w)
-	if err := s.writeFlow(xid, flowID, acquire, prioritized); err != nil {
+	var err error
+	if arg == nil {
+		err = s.writeFlow(xid, flowID, acquire, prioritized)
+	} else {
+		err = s.writeParamFlow(xid, flowID, acquire, arg)
+	}
+	if err != nil {
 		c.unregister(xid)
 		waiters.Put(w)
-		s.fail(err)
+		if !errors.Is(err, tokenwire.ErrFrameTooLarge) {
+			s.fail(err)
+		}
 		c.unsent.Add(1)
 		return Answer{Status: runtime.TokenFail}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/cluster/internal/tokenwire"
+	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // session is one connection to the server.
@@ -27,6 +28,26 @@ func (s *session) writeFlow(xid int32, flowID int64, acquire int32, prioritized 
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	frame, err := s.w.WriteFlow(xid, flowID, acquire, prioritized)
+	if err != nil {
+		return err
+	}
+	s.nc.SetWriteDeadline(time.Now().Add(time.Duration(s.c.timeout.Load())))
+	_, err = s.nc.Write(frame)
+	return err
+}
+
+// writeParamFlow sends a PARAM_FLOW request of arg's values.
+func (s *session) writeParamFlow(xid int32, flowID int64, acquire int32, arg *runtime.ParamArg) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	n := arg.Len()
+	s.w.BeginParamFlow(xid, flowID, acquire, n)
+	for i := range n {
+		if err := s.w.Param(tokenwire.FromValue(arg.Value(i))); err != nil {
+			return err
+		}
+	}
+	frame, err := s.w.Frame()
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package tokenserver
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -116,4 +117,65 @@ func (s *Server) namespaceLocked(ns string) *namespace {
 		s.namespaces[ns] = n
 	}
 	return n
+}
+
+// LoadParamFlowRules puts hot-parameter rules in force for namespace, as
+// LoadFlowRules does flow rules: only rules in cluster mode count, each
+// with a flowId unique among the server's param rules; on an error nothing
+// changes. A budget whose rule is unchanged keeps its statistics.
+func (s *Server) LoadParamFlowRules(ns string, rules []runtime.ParamFlowRule) error {
+	if ns == "" {
+		return errors.New("tokenserver: load param flow rules: empty namespace")
+	}
+	var errs []error
+	seen := map[int64]int{}
+	var kept []runtime.ParamFlowRule
+	for i, r := range rules {
+		if !r.ClusterMode {
+			continue
+		}
+		id := r.ClusterConfig.FlowID
+		switch {
+		case id <= 0:
+			errs = append(errs, fmt.Errorf("param rule %d (%s): clusterConfig.flowId %d must be > 0", i, r.Resource, id))
+			continue
+		case r.Count < 0:
+			errs = append(errs, fmt.Errorf("param rule %d (%s): count %v must be >= 0", i, r.Resource, r.Count))
+			continue
+		}
+		if j, dup := seen[id]; dup {
+			errs = append(errs, fmt.Errorf("param rule %d (%s): flowId %d is also param rule %d's", i, r.Resource, id, j))
+			continue
+		}
+		seen[id] = i
+		kept = append(kept, r)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	budgets := *s.paramBudgets.Load()
+	for _, r := range kept {
+		if b, ok := budgets[r.ClusterConfig.FlowID]; ok && b.namespace.name != ns {
+			errs = append(errs, fmt.Errorf("param flowId %d (%s) is in force in namespace %q already", r.ClusterConfig.FlowID, r.Resource, b.namespace.name))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("tokenserver: param flow rules of namespace %q refused, the rules in force stay:\n%w", ns, err)
+	}
+	next := make(map[int64]*paramBudget, len(budgets))
+	for id, b := range budgets {
+		if b.namespace.name != ns {
+			next[id] = b
+		}
+	}
+	space := s.namespaceLocked(ns)
+	for _, r := range kept {
+		id := r.ClusterConfig.FlowID
+		if old, ok := budgets[id]; ok && reflect.DeepEqual(old.rule, r) {
+			next[id] = old
+			continue
+		}
+		next[id] = newParamBudget(r, space)
+	}
+	s.paramBudgets.Store(&next)
+	return nil
 }

@@ -61,7 +61,8 @@ type Server struct {
 	log  *slog.Logger
 	now  func() time.Time
 
-	budgets atomic.Pointer[map[int64]*budget] // by flowId, replaced whole
+	budgets      atomic.Pointer[map[int64]*budget]      // by flowId, replaced whole
+	paramBudgets atomic.Pointer[map[int64]*paramBudget] // by flowId, replaced whole
 
 	mu         sync.Mutex
 	namespaces map[string]*namespace
@@ -93,6 +94,8 @@ func New(cfg Config) (*Server, error) {
 	s.flow.Store(&flow)
 	empty := map[int64]*budget{}
 	s.budgets.Store(&empty)
+	emptyParams := map[int64]*paramBudget{}
+	s.paramBudgets.Store(&emptyParams)
 	s.namespaceLocked(DefaultNamespace)
 	for _, ns := range cfg.Namespaces {
 		if ns != "" {
@@ -195,6 +198,25 @@ func (s *Server) RequestToken(flowID int64, acquire int32, prioritized bool) (re
 	return runtime.TokenResult{Status: status, WaitMs: int64(wait)}, remaining
 }
 
+// RequestParamToken decides one call of the hot-parameter rule flowID for
+// the values params: the answer a client would get over the wire, with the
+// budget left after an OK (-1 for several values).
+func (s *Server) RequestParamToken(flowID int64, acquire int32, params []tokenwire.Param) (res runtime.TokenResult, remaining int32) {
+	if flowID <= 0 || acquire <= 0 || len(params) == 0 {
+		return runtime.TokenResult{Status: runtime.TokenBadRequest}, 0
+	}
+	b, ok := (*s.paramBudgets.Load())[flowID]
+	if !ok {
+		return runtime.TokenResult{Status: runtime.TokenNoRuleExists}, 0
+	}
+	now := s.nowMs()
+	if !b.namespace.allow(now, s.flow.Load().MaxAllowedQps) {
+		return runtime.TokenResult{Status: runtime.TokenTooManyRequest}, 0
+	}
+	status, remaining := b.acquire(now, int64(acquire), params)
+	return runtime.TokenResult{Status: status}, remaining
+}
+
 // TokenService returns the server as the runtime's token service, for a
 // service that embeds it: its own calls are decided in process.
 func (s *Server) TokenService() runtime.TokenService { return embedded{s} }
@@ -204,6 +226,16 @@ type embedded struct{ s *Server }
 
 func (e embedded) RequestToken(rule *runtime.FlowRule, acquire int64, prioritized bool) runtime.TokenResult {
 	res, _ := e.s.RequestToken(rule.ClusterConfig.FlowID, int32(min(acquire, 1<<31-1)), prioritized)
+	return res
+}
+
+// RequestParamToken decides a hot-parameter rule of the embedding service.
+func (e embedded) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg *runtime.ParamArg) runtime.TokenResult {
+	params := make([]tokenwire.Param, 0, arg.Len())
+	for i := range arg.Len() {
+		params = append(params, tokenwire.FromValue(arg.Value(i)))
+	}
+	res, _ := e.s.RequestParamToken(rule.ClusterConfig.FlowID, int32(min(acquire, 1<<31-1)), params)
 	return res
 }
 
@@ -280,7 +312,8 @@ func (c *conn) answer(w *tokenwire.Writer, req tokenwire.Request) ([]byte, error
 		res, remaining := c.s.RequestToken(req.FlowID, req.Acquire, req.Prioritized)
 		return w.WriteTokenResponse(req.XID, tokenwire.TypeFlow, int8(res.Status), remaining, int32(res.WaitMs))
 	case tokenwire.TypeParamFlow:
-		return w.WriteTokenResponse(req.XID, tokenwire.TypeParamFlow, int8(runtime.TokenNoRuleExists), 0, 0)
+		res, remaining := c.s.RequestParamToken(req.FlowID, req.Acquire, req.Params)
+		return w.WriteTokenResponse(req.XID, tokenwire.TypeParamFlow, int8(res.Status), remaining, 0)
 	}
 	return nil, nil // an unknown type is dropped, as Java's server drops it
 }

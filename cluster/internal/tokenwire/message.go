@@ -2,7 +2,6 @@ package tokenwire
 
 import (
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -171,39 +170,53 @@ func (w *Writer) WriteFlow(xid int32, flowID int64, acquire int32, prioritized b
 // WriteParamFlow writes a PARAM_FLOW request frame; it fails when the
 // parameters do not fit one frame.
 func (w *Writer) WriteParamFlow(xid int32, flowID int64, acquire int32, params []Param) ([]byte, error) {
+	w.BeginParamFlow(xid, flowID, acquire, len(params))
+	for _, p := range params {
+		if err := w.Param(p); err != nil {
+			return nil, err
+		}
+	}
+	return w.Frame()
+}
+
+// BeginParamFlow starts a PARAM_FLOW request of n parameters, to be written
+// with Param and finished with Frame.
+func (w *Writer) BeginParamFlow(xid int32, flowID int64, acquire int32, n int) {
 	w.Begin()
 	w.Int32(xid)
 	w.Int8(TypeParamFlow)
 	w.Int64(flowID)
 	w.Int32(acquire)
-	w.Int32(int32(len(params)))
-	for _, p := range params {
-		w.Int8(p.Tag)
-		switch p.Tag {
-		case TagInt32:
-			w.Int32(int32(p.Int))
-		case TagInt64:
-			w.Int64(p.Int)
-		case TagInt8:
-			w.Int8(int8(p.Int))
-		case TagFloat64:
-			w.Float64(p.Float)
-		case TagFloat32:
-			w.Float32(float32(p.Float))
-		case TagInt16:
-			w.Int16(int16(p.Int))
-		case TagBool:
-			w.Bool(p.Bool)
-		case TagString:
-			if len(p.Str) > math.MaxInt32 {
-				return nil, ErrFrameTooLarge
-			}
-			w.String(p.Str)
-		default:
-			return nil, fmt.Errorf("tokenwire: unknown parameter tag %d", p.Tag)
+	w.Int32(int32(n))
+}
+
+// Param appends one parameter of a PARAM_FLOW request.
+func (w *Writer) Param(p Param) error {
+	w.Int8(p.Tag)
+	switch p.Tag {
+	case TagInt32:
+		w.Int32(int32(p.Int))
+	case TagInt64:
+		w.Int64(p.Int)
+	case TagInt8:
+		w.Int8(int8(p.Int))
+	case TagFloat64:
+		w.Float64(p.Float)
+	case TagFloat32:
+		w.Float32(float32(p.Float))
+	case TagInt16:
+		w.Int16(int16(p.Int))
+	case TagBool:
+		w.Bool(p.Bool)
+	case TagString:
+		if len(p.Str) > MaxPayload {
+			return ErrFrameTooLarge
 		}
+		w.String(p.Str)
+	default:
+		return fmt.Errorf("tokenwire: unknown parameter tag %d", p.Tag)
 	}
-	return w.Frame()
+	return nil
 }
 
 // WriteTokenResponse writes the response frame of a FLOW or PARAM_FLOW

@@ -3,6 +3,7 @@ package sentinelgen;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientAssignConfig;
 import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientConfig;
 import com.alibaba.csp.sentinel.cluster.client.config.ClusterClientConfigManager;
 import com.alibaba.csp.sentinel.cluster.flow.rule.ClusterFlowRuleManager;
+import com.alibaba.csp.sentinel.cluster.flow.rule.ClusterParamFlowRuleManager;
 import com.alibaba.csp.sentinel.cluster.registry.ConfigSupplierRegistry;
 import com.alibaba.csp.sentinel.cluster.server.ClusterTokenServer;
 import com.alibaba.csp.sentinel.cluster.server.SentinelDefaultTokenServer;
@@ -27,6 +29,7 @@ import com.alibaba.csp.sentinel.cluster.server.config.ServerTransportConfig;
 import com.alibaba.csp.sentinel.slots.block.BlockException;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
+import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRule;
 import com.alibaba.fastjson.JSON;
 
 /**
@@ -36,10 +39,13 @@ import com.alibaba.fastjson.JSON;
  * <pre>
  * server PORT          Java's standalone token server on PORT; then
  *                        rules NAMESPACE JSON   load cluster flow rules        -> ok
+ *                        paramrules NAMESPACE JSON   load cluster param rules  -> ok
  *                        flowconfig JSON        load the global flow config    -> ok
  * client HOST PORT NAMESPACE TIMEOUT_MS
  *                      Java's token client; prints "connected" once it is; then
  *                        flow FLOWID ACQUIRE PRIORITIZED -> STATUS REMAINING WAIT
+ *                        param FLOWID ACQUIRE V[,V...]    -> STATUS REMAINING WAIT
+ *                          (each V is s:TEXT, l:LONG, i:INT, d:DOUBLE or b:BOOL)
  * app HOST PORT NAMESPACE RULES_JSON RATE SECONDS START_MS
  *                      an instance of an application whose flow rules are in
  *                      cluster mode: from START_MS (Unix milliseconds, a whole
@@ -89,6 +95,12 @@ public final class ClusterHarness {
                     List<FlowRule> rules = JSON.parseArray(f[2], FlowRule.class);
                     ClusterFlowRuleManager.loadRules(f[1], rules);
                     break;
+                case "paramrules":
+                    HashSet<String> pset = new HashSet<>(ClusterServerConfigManager.getNamespaceSet());
+                    pset.add(f[1]);
+                    ClusterServerConfigManager.loadServerNamespaceSet(pset);
+                    ClusterParamFlowRuleManager.loadRules(f[1], JSON.parseArray(f[2], ParamFlowRule.class));
+                    break;
                 case "flowconfig":
                     ClusterServerConfigManager.loadGlobalFlowConfig(JSON.parseObject(line.substring("flowconfig ".length()), ServerFlowConfig.class));
                     break;
@@ -128,11 +140,26 @@ public final class ClusterHarness {
         BufferedReader in = stdin();
         for (String line; (line = in.readLine()) != null; ) {
             String[] f = line.split(" ");
-            if (!f[0].equals("flow")) {
+            TokenResult r;
+            if (f[0].equals("flow")) {
+                r = c.requestToken(Long.parseLong(f[1]), Integer.parseInt(f[2]), Boolean.parseBoolean(f[3]));
+            } else if (f[0].equals("param")) {
+                List<Object> values = new ArrayList<>();
+                for (String v : f[3].split(",")) {
+                    String text = v.substring(2);
+                    switch (v.charAt(0)) {
+                        case 'l': values.add(Long.parseLong(text)); break;
+                        case 'i': values.add(Integer.parseInt(text)); break;
+                        case 'd': values.add(Double.parseDouble(text)); break;
+                        case 'b': values.add(Boolean.parseBoolean(text)); break;
+                        default: values.add(text);
+                    }
+                }
+                r = c.requestParamToken(Long.parseLong(f[1]), Integer.parseInt(f[2]), values);
+            } else {
                 System.out.println("unknown command " + f[0]);
                 continue;
             }
-            TokenResult r = c.requestToken(Long.parseLong(f[1]), Integer.parseInt(f[2]), Boolean.parseBoolean(f[3]));
             System.out.println(r.getStatus() + " " + r.getRemaining() + " " + r.getWaitInMs());
             System.out.flush();
         }
