@@ -130,3 +130,35 @@ func (f *flowCheck) askCluster(acquire int64, prioritized bool) (v verdict, deci
 	}
 	return verdictPass, true
 }
+
+// ParamTokenService is a TokenService that also decides hot-parameter rules
+// in cluster mode (ParamFlowRule.ClusterMode): the token server keeps the
+// per-value budget of every instance sharing ClusterConfig.FlowID. The
+// runtime asks it when the installed TokenService implements it; an OK
+// passes the rule, BLOCKED blocks the call, and any other answer (or a
+// service without this method) applies the rule locally, as
+// FallbackToLocalWhenFail, which such rules must set, asks. The same duties
+// as RequestToken's hold: answer within the service's own timeout, do not
+// allocate when avoidable, be safe for concurrent use.
+//
+// arg is the call's argument at the rule's index: one value, or the
+// elements of a slice (Len and Value read them). It and rule are only
+// valid during the call.
+type ParamTokenService interface {
+	RequestParamToken(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenResult
+}
+
+// askParamCluster asks the installed token service for a param rule's
+// tokens: TokenFail when none is installed or it cannot decide param
+// rules.
+func askParamCluster(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenStatus {
+	box := activeTokenService.Load()
+	if box == nil {
+		return TokenFail
+	}
+	svc, ok := box.s.(ParamTokenService)
+	if !ok {
+		return TokenFail
+	}
+	return svc.RequestParamToken(rule, acquire, arg).Status
+}

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"math"
+
 	"github.com/sentinelgen/sentinelgen/runtime/internal/argview"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/hotkeys"
 )
@@ -153,4 +155,43 @@ func (a ParamArg) String() string {
 		b = append(b, a.key(i).Text()...)
 	}
 	return string(append(b, ']'))
+}
+
+// ParamValue is one value of a hot-parameter argument, as a token service
+// hands it to a token server: Kind says which field holds it.
+type ParamValue struct {
+	Kind ParamKeyKind
+	Str  string
+	Int  int64 // ParamKeyInt
+	Uint uint64
+	// Float holds a ParamKeyFloat, Bool a ParamKeyBool.
+	Float float64
+	Bool  bool
+}
+
+// Len is how many values the argument holds: 1 for a scalar, a slice's
+// length, 0 for the zero ParamArg.
+func (a *ParamArg) Len() int { return a.keys() }
+
+// Value is the argument's i-th value (0 <= i < Len). An unsigned value
+// that fits an int64 is a ParamKeyInt, as it is the same key for the
+// rules.
+func (a *ParamArg) Value(i int) ParamValue {
+	k := a.key(i)
+	switch k.Kind {
+	case hotkeys.String:
+		return ParamValue{Kind: ParamKeyString, Str: k.S}
+	case hotkeys.Int:
+		if k.Bits > math.MaxInt64 {
+			return ParamValue{Kind: ParamKeyUint, Uint: k.Bits}
+		}
+		return ParamValue{Kind: ParamKeyInt, Int: int64(k.Bits)}
+	case hotkeys.NegInt:
+		return ParamValue{Kind: ParamKeyInt, Int: int64(k.Bits)}
+	case hotkeys.Float:
+		return ParamValue{Kind: ParamKeyFloat, Float: math.Float64frombits(k.Bits)}
+	case hotkeys.Bool:
+		return ParamValue{Kind: ParamKeyBool, Bool: k.Bits != 0}
+	}
+	return ParamValue{}
 }

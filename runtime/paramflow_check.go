@@ -89,6 +89,19 @@ func (pc *paramChecks) enter(held *paramHeld, args []ParamArg, nowNs, acquire in
 		if a == nil {
 			continue
 		}
+		if r.rule.ClusterMode && a.keys() > 0 {
+			switch askParamCluster(&r.rule, acquire, a) {
+			case TokenOK:
+				continue
+			case TokenBlocked:
+				// The server does not say which value it refused: the
+				// error names the first.
+				pc.exit(held, acquire)
+				atomic.AddUint32(&r.blocked.blocked, uint32(acquire))
+				return r.blockFor(r.value(a.key(0)))
+			}
+			// Any other answer: the rule's local check, below.
+		}
 		for i, n := 0, a.keys(); i < n; i++ {
 			v := r.value(a.key(i))
 			var ok bool
@@ -316,7 +329,6 @@ func (r ParamFlowRule) describe(index int) string {
 	if r.ClusterMode {
 		b = append(b, ", cluster flow "...)
 		b = strconv.AppendInt(b, r.ClusterConfig.FlowID, 10)
-		b = append(b, " checked locally"...)
 	}
 	return string(append(b, ')'))
 }

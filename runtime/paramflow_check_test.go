@@ -485,7 +485,7 @@ func TestParamDescribe(t *testing.T) {
 		{ParamFlowRule{Grade: FlowGradeQPS, Count: 5, DurationInSec: 2, ControlBehavior: BehaviorRateLimiter, MaxQueueingTimeMs: 100,
 			Items: []ParamFlowItem{{Object: "a"}}}, "param-flow rule #3 (param 0, rate limiter 5 per 2s, queue 100ms, 1 items)"},
 		{ParamFlowRule{Grade: FlowGradeQPS, Count: 5, DurationInSec: 1, ClusterMode: true, ClusterConfig: ClusterConfig{FlowID: 9}},
-			"param-flow rule #3 (param 0, QPS 5 per 1s, cluster flow 9 checked locally)"},
+			"param-flow rule #3 (param 0, QPS 5 per 1s, cluster flow 9)"},
 	}
 	for _, c := range cases {
 		if got := c.r.describe(3); got != c.want {

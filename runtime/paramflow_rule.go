@@ -34,10 +34,11 @@ type ParamFlowRule struct {
 	DurationInSec int
 	// Items give particular values their own threshold.
 	Items []ParamFlowItem
-	// ClusterMode marks a rule of a cluster-wide budget. The token service
-	// has no per-value budgets, so such a rule is checked locally, and it
-	// must set ClusterConfig.FallbackToLocalWhenFail: without it, Sentinel's
-	// semantics would pass every call unchecked.
+	// ClusterMode marks a rule of a cluster-wide budget per value: a token
+	// service that implements ParamTokenService (a Sentinel token server's
+	// client, cluster/tokenclient) decides it; while none can, the rule is
+	// checked locally. It must set ClusterConfig.FallbackToLocalWhenFail:
+	// without it, Sentinel's semantics would pass every call unchecked.
 	ClusterMode bool
 	// ClusterConfig configures cluster mode; it is ignored when ClusterMode
 	// is false.

@@ -21,9 +21,9 @@ import (
 // under its ClassType, with Count >= 0 and a value no other item of the
 // rule names (Sentinel skips a bad item and keeps the last duplicate); and a
 // cluster-mode rule must set ClusterConfig.FallbackToLocalWhenFail, because
-// the token service has no per-value budgets (see TokenService), so the
-// rule is always checked by the local fallback, and without it Sentinel's
-// semantics would pass every call unchecked.
+// the rule is checked locally whenever no token service decides it (none
+// installed, one without per-value budgets, a server that does not answer),
+// and without it Sentinel's semantics would pass every call unchecked.
 func ValidateParamFlowRules(rules []ParamFlowRule) error {
 	var errs []error
 	for i, r := range rules {
@@ -99,7 +99,7 @@ func validateParamCluster(r ParamFlowRule, fail func(field, reason string)) {
 		fail("ClusterConfig.WindowIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", c.WindowIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
 	}
 	if !c.FallbackToLocalWhenFail {
-		fail("ClusterConfig.FallbackToLocalWhenFail", "must be true: the token service has no per-value budgets, so the rule is only ever checked locally, and without the fallback it would pass every call")
+		fail("ClusterConfig.FallbackToLocalWhenFail", "must be true: the rule is checked locally whenever no token server decides it, and without the fallback it would pass every call")
 	}
 }
 

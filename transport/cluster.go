@@ -13,15 +13,18 @@ const (
 	clusterClient     = 0
 )
 
-// cmdGetClusterMode answers getClusterMode truthfully: mode -1 while no
-// token service is installed (runtime.SetTokenService), else 0, a cluster
-// client (a Go service asks a token service; it never serves tokens).
-// clientAvailable says whether that client can answer now, when
-// Config.ClusterAvailable tells; lastModified is when this command center
-// first saw the service (-1 before). The dashboard's cluster page cannot
-// change the mode: setClusterMode is not a command here, and the dashboard
-// shows it as unsupported.
+// cmdGetClusterMode answers getClusterMode: Config.Cluster's state when
+// it is set. Otherwise it answers truthfully from the runtime: mode -1 while
+// no token service is installed (runtime.SetTokenService), else 0, a
+// cluster client; clientAvailable says whether that client can answer now,
+// when Config.ClusterAvailable tells; lastModified is when this command
+// center first saw the service (-1 before). Without Config.Cluster the
+// dashboard's cluster page cannot change the mode: the cluster commands
+// are unknown, which the dashboard shows as unsupported.
 func (s *Server) cmdGetClusterMode(url.Values) (int, string) {
+	if s.cfg.Cluster != nil {
+		return okJSON(s.cfg.Cluster.State())
+	}
 	svc := runtime.CurrentTokenService()
 	s.clusterMu.Lock()
 	switch {

@@ -19,6 +19,8 @@ type command struct {
 	desc string
 	run  func(params url.Values) (status int, body string)
 	push func(r *http.Request) (status int, body string)
+	// control changes a setting over GET or POST (see registerCluster).
+	control func(r *http.Request) (status int, body string)
 }
 
 // register installs the commands, in the order api lists them.
@@ -42,6 +44,13 @@ func (s *Server) register() {
 	add("getParamFlowRules", "Get all parameter flow rules", s.cmdGetParamFlowRules)
 	addPush("setParamFlowRules", "Set parameter flow rules, while previous rules will be replaced.", s.cmdSetParamFlowRules)
 	add("getClusterMode", "get cluster mode status", s.cmdGetClusterMode)
+	if s.cfg.Cluster != nil {
+		addControl := func(name, desc string, control func(*http.Request) (int, string)) {
+			s.commands[name] = command{desc: desc, control: control}
+			s.names = append(s.names, name)
+		}
+		s.registerCluster(add, addControl)
+	}
 	if isGateway(s.cfg.AppType) {
 		s.registerGateway(add, addPush)
 	}
@@ -91,6 +100,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !found {
 		reply(w, http.StatusBadRequest, "Unknown command `"+name+"`")
+		return
+	}
+	if c.control != nil {
+		if !s.writeAllowed(r) || crossSite(r) {
+			why := "`" + name + "` from " + r.RemoteAddr + " refused: the caller is not in the command center's write allow-list (Config.WriteClients), or is a page of another site"
+			s.cfg.Logger.Warn("cluster command refused", "command", name, "client", r.RemoteAddr, "reason", why)
+			reply(w, http.StatusForbidden, why)
+			return
+		}
+		status, body := c.control(r)
+		s.cfg.Logger.Info("cluster command", "command", name, "client", r.RemoteAddr, "status", status, "answer", body)
+		reply(w, status, body)
 		return
 	}
 	if c.push == nil {

@@ -73,6 +73,11 @@ type Config struct {
 	// token service can currently answer (for cluster/redis:
 	// func() bool { return svc.Stats().Available }).
 	ClusterAvailable func() bool
+	// Cluster, when set, serves the dashboard's cluster commands
+	// (setClusterMode, cluster/client/*, cluster/server/*) so that its
+	// cluster page can assign this service as a token client or server;
+	// see ClusterControl.
+	Cluster ClusterControl
 	// Logger receives the command center's and heartbeat's notes
 	// (slog.Default when nil).
 	Logger *slog.Logger

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tokenclient
+
+const raceEnabled = false
