@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/internal/dashboardtest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -64,7 +65,7 @@ func realDashOnce(origin, sku string, fail bool) *runtime.BlockError {
 // and a rule of each kind added from the dashboard changes what the
 // resource admits, until it is deleted from the dashboard again.
 func TestRealDashboard(t *testing.T) {
-	d := startRealDashboard(t)
+	d := dashboardtest.Start(t)
 	runtime.SetClock(nil)
 	clearRules := func() {
 		if err := runtime.LoadRules(runtime.Rules{}); err != nil {
@@ -76,7 +77,7 @@ func TestRealDashboard(t *testing.T) {
 
 	const app = "sentinelgen-realdash"
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := Start(Config{App: app, Listen: "127.0.0.1:0", Dashboard: d.addr, HeartbeatInterval: 2 * time.Second, Logger: quiet})
+	srv, err := Start(Config{App: app, Listen: "127.0.0.1:0", Dashboard: d.Addr, HeartbeatInterval: 2 * time.Second, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +92,10 @@ func TestRealDashboard(t *testing.T) {
 	res := realDashRes.Name()
 
 	t.Run("registration", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		eventually(t, 30*time.Second, "the app in /app/briefinfos.json", func() bool {
 			var apps []struct{ App string }
-			_ = json.Unmarshal(d.api(http.MethodGet, "/app/briefinfos.json", nil, nil), &apps)
+			_ = json.Unmarshal(d.API(http.MethodGet, "/app/briefinfos.json", nil, nil), &apps)
 			for _, a := range apps {
 				if a.App == app {
 					return true
@@ -107,7 +108,7 @@ func TestRealDashboard(t *testing.T) {
 			Port                  int
 			Healthy               bool
 		}
-		if err := json.Unmarshal(d.api(http.MethodGet, "/app/"+app+"/machines.json", nil, nil), &machines); err != nil {
+		if err := json.Unmarshal(d.API(http.MethodGet, "/app/"+app+"/machines.json", nil, nil), &machines); err != nil {
 			t.Fatal(err)
 		}
 		if len(machines) != 1 || machines[0].IP != ip || machines[0].Port != portN || !machines[0].Healthy || machines[0].Version != Version {
@@ -116,7 +117,7 @@ func TestRealDashboard(t *testing.T) {
 	})
 
 	t.Run("metrics", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		wg.Add(1)
@@ -140,7 +141,7 @@ func TestRealDashboard(t *testing.T) {
 					Timestamp         int64
 				}
 			}
-			raw := d.api(http.MethodGet, "/metric/queryTopResourceMetric.json", url.Values{"app": {app}, "pageIndex": {"1"}, "pageSize": {"6"}, "desc": {"true"}}, nil)
+			raw := d.API(http.MethodGet, "/metric/queryTopResourceMetric.json", url.Values{"app": {app}, "pageIndex": {"1"}, "pageSize": {"6"}, "desc": {"true"}}, nil)
 			_ = json.Unmarshal(raw, &top)
 			for _, m := range top.Metric[res] {
 				if m.PassQps > 0 {
@@ -154,7 +155,7 @@ func TestRealDashboard(t *testing.T) {
 		var nodes []struct{ Resource string }
 		for _, typ := range []string{"root", "cluster"} {
 			q := url.Values{"ip": {ip}, "port": {port}, "type": {typ}}
-			if err := json.Unmarshal(d.api(http.MethodGet, "/resource/machineResource.json", q, nil), &nodes); err != nil {
+			if err := json.Unmarshal(d.API(http.MethodGet, "/resource/machineResource.json", q, nil), &nodes); err != nil {
 				t.Fatal(err)
 			}
 			found := false
@@ -170,21 +171,21 @@ func TestRealDashboard(t *testing.T) {
 	// Each kind: no block before, the kind's block after the dashboard's
 	// add, none after its delete.
 	t.Run("flow", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		var rule struct{ ID int64 }
-		raw := d.api(http.MethodPost, "/v1/flow/rule", nil, entity(map[string]any{
+		raw := d.API(http.MethodPost, "/v1/flow/rule", nil, entity(map[string]any{
 			"resource": res, "limitApp": "default", "grade": 1, "count": 0, "strategy": 0, "controlBehavior": 0, "clusterMode": false,
 		}))
 		_ = json.Unmarshal(raw, &rule)
 		expectBlock(t, runtime.BlockTypeFlow, realDashOnce("", "sku-1", false))
 		// An edit from the dashboard's dialog raises the count.
-		d.api(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}, "app": {app},
+		d.API(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}, "app": {app},
 			"limitApp": {"default"}, "resource": {res}, "grade": {"1"}, "count": {"1000000"}, "strategy": {"0"}, "controlBehavior": {"0"}}, nil)
 		if got := runtime.FlowRules(); len(got) != 1 || got[0].Count != 1000000 {
 			t.Fatalf("flow rules in force after the dashboard's edit: %+v, want one of count 1000000", got)
 		}
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
-		d.api(http.MethodDelete, "/v1/flow/delete.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}}, nil)
+		d.API(http.MethodDelete, "/v1/flow/delete.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}}, nil)
 		if got := runtime.FlowRules(); len(got) != 0 {
 			t.Fatalf("flow rules in force after the dashboard's delete: %+v", got)
 		}
@@ -192,9 +193,9 @@ func TestRealDashboard(t *testing.T) {
 	})
 
 	t.Run("degrade", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		var rule struct{ ID int64 }
-		raw := d.api(http.MethodPost, "/degrade/rule", nil, entity(map[string]any{
+		raw := d.API(http.MethodPost, "/degrade/rule", nil, entity(map[string]any{
 			"resource": res, "limitApp": "default", "grade": 2, "count": 1, "timeWindow": 60,
 			"minRequestAmount": 1, "statIntervalMs": 60000, "slowRatioThreshold": 1,
 		}))
@@ -207,20 +208,20 @@ func TestRealDashboard(t *testing.T) {
 			blocked = realDashOnce("", "sku-1", true)
 		}
 		expectBlock(t, runtime.BlockTypeDegrade, blocked)
-		d.api(http.MethodDelete, "/degrade/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
+		d.API(http.MethodDelete, "/degrade/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 	})
 
 	t.Run("paramFlow", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		var rule struct{ ID int64 }
-		raw := d.api(http.MethodPost, "/paramFlow/rule", nil, entity(map[string]any{"rule": map[string]any{
+		raw := d.API(http.MethodPost, "/paramFlow/rule", nil, entity(map[string]any{"rule": map[string]any{
 			"resource": res, "limitApp": "default", "grade": 1, "paramIdx": 0, "count": 0, "durationInSec": 1,
 			"controlBehavior": 0, "paramFlowItemList": []any{}, "clusterMode": false,
 		}}))
 		_ = json.Unmarshal(raw, &rule)
 		expectBlock(t, runtime.BlockTypeParamFlow, realDashOnce("", "sku-1", false))
-		d.api(http.MethodDelete, "/paramFlow/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
+		d.API(http.MethodDelete, "/paramFlow/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 
 		// Rules that could never apply to the resource's parameters are
@@ -229,7 +230,7 @@ func TestRealDashboard(t *testing.T) {
 			1: "parameter req (paramIdx 1) cannot be a hot-parameter key",
 			2: "paramIdx 2 is out of range",
 		} {
-			r := d.try(http.MethodPost, "/paramFlow/rule", nil, entity(map[string]any{"rule": map[string]any{
+			r := d.Try(http.MethodPost, "/paramFlow/rule", nil, entity(map[string]any{"rule": map[string]any{
 				"resource": res, "limitApp": "default", "grade": 1, "paramIdx": idx, "count": 0, "durationInSec": 1,
 				"controlBehavior": 0, "paramFlowItemList": []any{}, "clusterMode": false,
 			}}))
@@ -242,7 +243,7 @@ func TestRealDashboard(t *testing.T) {
 			// The dashboard kept the refused rule in its store: reading
 			// the machine's rules replaces the store with them.
 			var listed []any
-			_ = json.Unmarshal(d.api(http.MethodGet, "/paramFlow/rules", machine, nil), &listed)
+			_ = json.Unmarshal(d.API(http.MethodGet, "/paramFlow/rules", machine, nil), &listed)
 			if len(listed) != 0 {
 				t.Errorf("the dashboard lists %d hot-parameter rules of the machine, want none", len(listed))
 			}
@@ -250,13 +251,13 @@ func TestRealDashboard(t *testing.T) {
 	})
 
 	t.Run("system", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		var rule struct{ ID int64 }
 		q := url.Values{"maxThread": {"1"}}
 		for k, v := range machine {
 			q[k] = v
 		}
-		_ = json.Unmarshal(d.api(http.MethodGet, "/system/new.json", q, nil), &rule)
+		_ = json.Unmarshal(d.API(http.MethodGet, "/system/new.json", q, nil), &rule)
 		// Sentinel refuses a call while more inbound calls than maxThread
 		// are in flight: hold calls until one is refused.
 		var blocked *runtime.BlockError
@@ -270,20 +271,20 @@ func TestRealDashboard(t *testing.T) {
 			t.Errorf("call %d was the first refused with maxThread 1", held)
 		}
 		expectBlock(t, runtime.BlockTypeSystem, blocked)
-		d.api(http.MethodGet, "/system/delete.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}}, nil)
+		d.API(http.MethodGet, "/system/delete.json", url.Values{"id": {strconv.FormatInt(rule.ID, 10)}}, nil)
 		expectBlock(t, 0, realDashOnce("", "sku-1", false))
 	})
 
 	t.Run("authority", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		var rule struct{ ID int64 }
-		raw := d.api(http.MethodPost, "/authority/rule", nil, entity(map[string]any{"rule": map[string]any{
+		raw := d.API(http.MethodPost, "/authority/rule", nil, entity(map[string]any{"rule": map[string]any{
 			"resource": res, "limitApp": "evil", "strategy": 1,
 		}}))
 		_ = json.Unmarshal(raw, &rule)
 		expectBlock(t, runtime.BlockTypeAuthority, realDashOnce("evil", "sku-1", false))
 		expectBlock(t, 0, realDashOnce("good", "sku-1", false))
-		d.api(http.MethodDelete, "/authority/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
+		d.API(http.MethodDelete, "/authority/rule/"+strconv.FormatInt(rule.ID, 10), nil, nil)
 		expectBlock(t, 0, realDashOnce("evil", "sku-1", false))
 	})
 
@@ -292,9 +293,9 @@ func TestRealDashboard(t *testing.T) {
 	// and shows success for degrade, system and authority pushes, whose
 	// failure its controllers ignore.
 	t.Run("readOnly", func(t *testing.T) {
-		d.t = t
+		d.T = t
 		const roApp = app + "-ro"
-		ro, err := Start(Config{App: roApp, Listen: "127.0.0.1:0", Dashboard: d.addr, HeartbeatInterval: 2 * time.Second, ReadOnly: true, Logger: quiet})
+		ro, err := Start(Config{App: roApp, Listen: "127.0.0.1:0", Dashboard: d.Addr, HeartbeatInterval: 2 * time.Second, ReadOnly: true, Logger: quiet})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,20 +304,20 @@ func TestRealDashboard(t *testing.T) {
 		roPortN, _ := strconv.Atoi(roPort)
 		eventually(t, 30*time.Second, roApp+" in /app/"+roApp+"/machines.json", func() bool {
 			var machines []struct{ Port int }
-			_ = json.Unmarshal(d.try(http.MethodGet, "/app/"+roApp+"/machines.json", nil, nil).Data, &machines)
+			_ = json.Unmarshal(d.Try(http.MethodGet, "/app/"+roApp+"/machines.json", nil, nil).Data, &machines)
 			return len(machines) == 1 && machines[0].Port == roPortN
 		})
 		roEntity := func(fields map[string]any) map[string]any {
 			fields["app"], fields["ip"], fields["port"] = roApp, roIP, roPortN
 			return fields
 		}
-		flow := d.try(http.MethodPost, "/v1/flow/rule", nil, roEntity(map[string]any{
+		flow := d.Try(http.MethodPost, "/v1/flow/rule", nil, roEntity(map[string]any{
 			"resource": res, "limitApp": "default", "grade": 1, "count": 0, "strategy": 0, "controlBehavior": 0, "clusterMode": false,
 		}))
 		if flow.Success || !strings.Contains(flow.Msg, "read-only") {
 			t.Errorf("flow push to a read-only service: the dashboard answered success=%v %q, want the refusal", flow.Success, flow.Msg)
 		}
-		degrade := d.try(http.MethodPost, "/degrade/rule", nil, roEntity(map[string]any{
+		degrade := d.Try(http.MethodPost, "/degrade/rule", nil, roEntity(map[string]any{
 			"resource": res, "limitApp": "default", "grade": 2, "count": 1, "timeWindow": 60,
 			"minRequestAmount": 1, "statIntervalMs": 60000, "slowRatioThreshold": 1,
 		}))
@@ -340,5 +341,18 @@ func expectBlock(t *testing.T, want runtime.BlockType, blocked *runtime.BlockErr
 		t.Fatalf("call passed, want a %v block", want)
 	case want != 0 && blocked.Type() != want:
 		t.Fatalf("call blocked by %v (%v), want a %v block", blocked.Type(), blocked, want)
+	}
+}
+
+// eventually polls cond every half second until it holds or within passes;
+// what describes the awaited state for the failure.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", within, what)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }

@@ -2,6 +2,7 @@ package tokenclient
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -10,6 +11,9 @@ import (
 	"github.com/sentinelgen/sentinelgen/cluster/internal/tokenwire"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
+
+// errClosed ends the session of a client being closed.
+var errClosed = errors.New("client closed")
 
 // session is one connection to the server.
 type session struct {
@@ -62,7 +66,11 @@ func (s *session) fail(err error) {
 	s.failOnce.Do(func() {
 		s.c.conn.CompareAndSwap(s, nil)
 		s.nc.Close()
-		s.c.log.Warn("token client: lost the token server", "server", s.c.cfg.Addr, "err", err)
+		if errors.Is(err, errClosed) {
+			s.c.log.Debug("token client: closed", "server", s.c.cfg.Addr)
+		} else {
+			s.c.log.Warn("token client: lost the token server", "server", s.c.cfg.Addr, "err", err)
+		}
 		close(s.failed)
 	})
 }
@@ -103,7 +111,7 @@ func (c *Client) keepConnected() {
 			select {
 			case <-s.failed:
 			case <-c.stop:
-				s.fail(fmt.Errorf("client closed"))
+				s.fail(errClosed)
 				return
 			}
 		} else {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -57,32 +58,12 @@ type Config struct {
 
 // SupportedKinds are the rule kinds Sentinel keeps in Nacos, each in its
 // own dataId.
-func SupportedKinds() []rules.Kind {
-	return []rules.Kind{rules.KindFlow, rules.KindDegrade, rules.KindParamFlow, rules.KindSystem,
-		rules.KindAuthority, rules.KindGatewayFlow, rules.KindAPIGroup}
-}
-
-// suffixes are the dataId suffixes of each kind (see the package doc).
-var suffixes = map[rules.Kind]string{
-	rules.KindFlow:        "-flow-rules",
-	rules.KindDegrade:     "-degrade-rules",
-	rules.KindParamFlow:   "-param-rules",
-	rules.KindSystem:      "-system-rules",
-	rules.KindAuthority:   "-authority-rules",
-	rules.KindGatewayFlow: "-gw-flow-rules",
-	rules.KindAPIGroup:    "-gw-api-group-rules",
-}
+func SupportedKinds() []rules.Kind { return datasource.DocumentKinds() }
 
 // DefaultDataID is the dataId Sentinel's conventions give the rules of kind
-// for app: app + "-flow-rules" and so on (see the package doc); "" for a
-// kind not kept in Nacos.
-func DefaultDataID(app string, kind rules.Kind) string {
-	s, ok := suffixes[kind]
-	if !ok {
-		return ""
-	}
-	return app + s
-}
+// for app: app + "-flow-rules" and so on (datasource.DocumentName; see the
+// package doc); "" for a kind not kept in Nacos.
+func DefaultDataID(app string, kind rules.Kind) string { return datasource.DocumentName(app, kind) }
 
 func (c Config) withDefaults() Config {
 	if c.Group == "" {

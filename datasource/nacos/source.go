@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,7 +58,7 @@ func NewSource(cfg Config) (*Source, error) {
 	}
 	var kinds []kindID
 	for _, k := range cfg.Kinds {
-		if _, ok := suffixes[k]; !ok {
+		if !slices.Contains(SupportedKinds(), k) {
 			return nil, fmt.Errorf("nacos: rule kind %q is not kept in Nacos (want one of %v)", k, SupportedKinds())
 		}
 		id, ok := cfg.DataIDs[k]

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -47,37 +48,25 @@ type Config struct {
 }
 
 // SupportedKinds are the rule kinds a Source reads, each from its own node.
-func SupportedKinds() []rules.Kind {
-	return []rules.Kind{rules.KindFlow, rules.KindDegrade, rules.KindParamFlow, rules.KindSystem,
-		rules.KindAuthority, rules.KindGatewayFlow, rules.KindAPIGroup}
-}
-
-// suffixes end the default node names of each kind but flow, whose node is
-// the app's own (see the package doc).
-var suffixes = map[rules.Kind]string{
-	rules.KindFlow:        "",
-	rules.KindDegrade:     "-degrade-rules",
-	rules.KindParamFlow:   "-param-rules",
-	rules.KindSystem:      "-system-rules",
-	rules.KindAuthority:   "-authority-rules",
-	rules.KindGatewayFlow: "-gw-flow-rules",
-	rules.KindAPIGroup:    "-gw-api-group-rules",
-}
+func SupportedKinds() []rules.Kind { return datasource.DocumentKinds() }
 
 // DefaultPath is the node that holds the rules of kind for app under root
 // (DefaultRoot when empty): root/app for flow rules, as in the Sentinel
 // dashboard's ZooKeeper sample, and root/app-degrade-rules and so on for the
-// other kinds, with the suffixes of the dashboard's Nacos dataIds. It is ""
-// for a kind not kept in ZooKeeper.
+// other kinds, named as the dashboard's Nacos dataIds are
+// (datasource.DocumentName). It is "" for a kind not kept in ZooKeeper.
 func DefaultPath(root, app string, kind rules.Kind) string {
-	s, ok := suffixes[kind]
-	if !ok {
+	name := datasource.DocumentName(app, kind)
+	if name == "" {
 		return ""
+	}
+	if kind == rules.KindFlow {
+		name = app
 	}
 	if root == "" {
 		root = DefaultRoot
 	}
-	return strings.TrimRight(root, "/") + "/" + app + s
+	return strings.TrimRight(root, "/") + "/" + name
 }
 
 func (c Config) withDefaults() Config {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,7 +64,7 @@ func NewSource(cfg Config) (*Source, error) {
 	}
 	var kinds []kindPath
 	for _, k := range cfg.Kinds {
-		if _, ok := suffixes[k]; !ok {
+		if !slices.Contains(SupportedKinds(), k) {
 			return nil, fmt.Errorf("zookeeper: rule kind %q is not kept in ZooKeeper (want one of %v)", k, SupportedKinds())
 		}
 		p, ok := cfg.Paths[k]

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/internal/nacosapi"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
@@ -26,32 +27,11 @@ import (
 const DefaultGroup = "SENTINEL_GROUP"
 
 // Kinds are the rule kinds kept in Nacos, each in its own dataId.
-func Kinds() []rules.Kind {
-	return []rules.Kind{rules.KindFlow, rules.KindDegrade, rules.KindParamFlow, rules.KindSystem,
-		rules.KindAuthority, rules.KindGatewayFlow, rules.KindAPIGroup}
-}
-
-// suffixes are the dataId suffixes of each kind, as datasource/nacos's
-// DefaultDataID gives them.
-var suffixes = map[rules.Kind]string{
-	rules.KindFlow:        "-flow-rules",
-	rules.KindDegrade:     "-degrade-rules",
-	rules.KindParamFlow:   "-param-rules",
-	rules.KindSystem:      "-system-rules",
-	rules.KindAuthority:   "-authority-rules",
-	rules.KindGatewayFlow: "-gw-flow-rules",
-	rules.KindAPIGroup:    "-gw-api-group-rules",
-}
+func Kinds() []rules.Kind { return datasource.DocumentKinds() }
 
 // DataID is the dataId of app's rules of kind: app + "-flow-rules" and so
-// on; "" for a kind not kept in Nacos.
-func DataID(app string, kind rules.Kind) string {
-	s, ok := suffixes[kind]
-	if !ok {
-		return ""
-	}
-	return app + s
-}
+// on (datasource.DocumentName); "" for a kind not kept in Nacos.
+func DataID(app string, kind rules.Kind) string { return datasource.DocumentName(app, kind) }
 
 // Config says where a Source finds its rules.
 type Config struct {

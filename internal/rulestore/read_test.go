@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/internal/nacosapi"
+	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 	"github.com/sentinelgen/sentinelgen/internal/servertest"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
@@ -132,7 +133,7 @@ func TestPrefixEnd(t *testing.T) {
 }
 
 func TestReadNacos(t *testing.T) {
-	addr := servertest.StartNacos(t)
+	addr := nacostest.Start(t).Addr
 	client, err := nacosapi.New(addr, nacosapi.Options{})
 	if err != nil {
 		t.Fatal(err)

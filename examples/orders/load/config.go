@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // Config sets the offered load, the rules and the behaviour of the simulated
@@ -17,6 +19,10 @@ type Config struct {
 	OfferedQPS float64       // arrivals per second, evenly spaced (open loop: arrivals do not wait for answers)
 	Duration   time.Duration // how long arrivals continue; whole seconds are reported
 	FlowQPS    float64       // createOrder's QPS flow rule (fast fail)
+	// ClusterFlow, when set, puts createOrder's flow rule in cluster mode
+	// with this configuration: a token server decides it, FlowQPS being
+	// the cluster's budget (Global) or each instance's (AvgLocal).
+	ClusterFlow *runtime.ClusterConfig
 
 	// The slow-call-ratio breaker on createOrder. The Sentinel articles use
 	// 200 ms / 0.5 / 10 s; the default here opens for 2 s so that a short run

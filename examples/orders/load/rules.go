@@ -15,11 +15,15 @@ var breakerClosed = runtime.StateClosed.String()
 
 // flowRules is the entrance layer of the articles' setup: fast-fail QPS.
 func flowRules(cfg *Config) []runtime.FlowRule {
-	return []runtime.FlowRule{{
+	r := runtime.FlowRule{
 		Resource: resourceName,
 		Grade:    runtime.FlowGradeQPS,
 		Count:    cfg.FlowQPS,
-	}}
+	}
+	if cfg.ClusterFlow != nil {
+		r.ClusterMode, r.ClusterConfig = true, *cfg.ClusterFlow
+	}
+	return []runtime.FlowRule{r}
 }
 
 // degradeRules is the dependency layer: a slow-call-ratio breaker.

@@ -35,6 +35,15 @@
 //
 //	go run ./examples/orders/cmd/orders -duration 10m -dashboard 127.0.0.1:8080 -nacos 127.0.0.1:8848
 //
+// With -token-server it is a client of a Sentinel token server (Java's, or
+// cmd/sentinel-token-server), and with -serve-tokens an embedded one, so that
+// every instance of the app shares createOrder's budget of -limit per second
+// (see docs/cluster.md); with a command center the dashboard's cluster page
+// can assign either part:
+//
+//	go run ./examples/orders/cmd/orders -duration 1m -serve-tokens 18730 -limit 300
+//	go run ./examples/orders/cmd/orders -duration 1m -token-server 127.0.0.1:18730 -limit 300
+//
 // With -http it serves Prometheus metrics at /metrics and the built-in page
 // at / (see docs/observability.md):
 //
@@ -104,6 +113,11 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	nacosAddr := fs.String("nacos", "", "take every kind of rule from the Nacos server at `host:port` (dataIds APP-flow-rules and so on, APP from -app) and follow it; dashboard pushes are written there")
 	nacosNS := fs.String("nacos-namespace", "", "the Nacos namespace `ID` of -nacos (empty: the public namespace)")
 	nacosGroup := fs.String("nacos-group", "SENTINEL_GROUP", "the Nacos `group` of -nacos's dataIds")
+	var cf clusterFlags
+	fs.StringVar(&cf.tokenServer, "token-server", "", "be a client of the Sentinel token server at `host:port`: createOrder's flow rule (-limit the cluster's budget) is decided there")
+	fs.StringVar(&cf.serveTokens, "serve-tokens", "", "be an embedded Sentinel token server on `port` (or host:port; a bare port binds 127.0.0.1) for the app's other instances, Java or Go")
+	fs.Int64Var(&cf.flowID, "flow-id", 1, "the cluster flowId of createOrder's flow rule, with -token-server or -serve-tokens")
+	fs.StringVar(&cf.threshold, "threshold", "global", "how -limit is read in cluster mode: global (the cluster's budget) or avgLocal (each instance's)")
 	var tc transport.Config
 	fs.StringVar(&tc.App, "app", "orders", "application `name` shown in the Sentinel dashboard")
 	fs.StringVar(&tc.Listen, "transport", "", "serve Sentinel's dashboard commands on this `address`; off when empty, unless -dashboard is given: then "+dashboardListen)
@@ -136,6 +150,25 @@ func run(ctx context.Context, args []string, w io.Writer) error {
 	}
 	if tc.Listen != "" && *simulate {
 		return fmt.Errorf("-transport serves wall-clock seconds; it cannot be used with -simulate")
+	}
+	if cf.used() && !*simulate {
+		c, err := cf.flowConfig()
+		if err != nil {
+			return err
+		}
+		cfg.ClusterFlow = c
+	} else if cf.used() {
+		return fmt.Errorf("-token-server and -serve-tokens work in wall-clock time; they cannot be used with -simulate")
+	}
+	if cf.used() || tc.Listen != "" {
+		// The dashboard's cluster page can assign a part to a service
+		// whose command center runs.
+		ctl, err := startCluster(cf, tc.App, out)
+		if err != nil {
+			return err
+		}
+		defer ctl.Close()
+		tc.Cluster = ctl
 	}
 	// The rules come first, so that the command center's writer knows
 	// the rules the file holds.

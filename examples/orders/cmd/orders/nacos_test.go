@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/internal/dashboardtest"
 	"github.com/sentinelgen/sentinelgen/internal/nacosapi"
 	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 )
@@ -33,7 +34,7 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	}
 	server := nacostest.Start(t)
 	nacos := server.Addr
-	d := startDashboard(t)
+	d := dashboardtest.Start(t)
 	bin := filepath.Join(t.TempDir(), "orders")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -41,7 +42,7 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	const app = "orders-nacos"
 	args := func(listen string) []string {
 		return []string{"-duration=10m", "-qps=20", "-slow-until=0s", "-app=" + app,
-			"-nacos=" + nacos, "-transport=" + listen, "-dashboard=" + d.addr}
+			"-nacos=" + nacos, "-transport=" + listen, "-dashboard=" + d.Addr}
 	}
 	listenA, listenB := freeAddr(t), freeAddr(t)
 	a := startOrders(t, bin, args(listenA)...)
@@ -51,7 +52,7 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	_, portA, _ := net.SplitHostPort(listenA)
 	waitFor(t, 60*time.Second, "both instances in the dashboard's machine list", func() bool {
 		var machines []struct{ Healthy bool }
-		_ = json.Unmarshal(d.api(http.MethodGet, "/app/"+app+"/machines.json", nil, nil), &machines)
+		_ = json.Unmarshal(d.API(http.MethodGet, "/app/"+app+"/machines.json", nil, nil), &machines)
 		return len(machines) == 2 && machines[0].Healthy && machines[1].Healthy
 	})
 
@@ -66,13 +67,13 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 		start := time.Now()
 		if i == 0 {
 			var rule struct{ ID int64 }
-			_ = json.Unmarshal(d.api(http.MethodPost, "/v1/flow/rule", nil, map[string]any{
+			_ = json.Unmarshal(d.API(http.MethodPost, "/v1/flow/rule", nil, map[string]any{
 				"app": app, "ip": "127.0.0.1", "port": pA, "resource": "createOrder", "limitApp": "default",
 				"grade": 1, "count": 100, "strategy": 0, "controlBehavior": 0, "clusterMode": false,
 			}), &rule)
 			id = rule.ID
 		} else {
-			d.api(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(id, 10)}, "app": {app},
+			d.API(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(id, 10)}, "app": {app},
 				"limitApp": {"default"}, "resource": {"createOrder"}, "grade": {"1"}, "count": {count},
 				"strategy": {"0"}, "controlBehavior": {"0"}}, nil)
 		}
@@ -108,7 +109,7 @@ func TestNacosPersistsDashboardPushes(t *testing.T) {
 	// With Nacos gone a push cannot be stored: A refuses it, the dashboard
 	// says so, and A keeps the stored rule rather than one of its own.
 	server.Stop(t)
-	r := d.try(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(id, 10)}, "app": {app},
+	r := d.Try(http.MethodPut, "/v1/flow/save.json", url.Values{"id": {strconv.FormatInt(id, 10)}, "app": {app},
 		"limitApp": {"default"}, "resource": {"createOrder"}, "grade": {"1"}, "count": {"999"},
 		"strategy": {"0"}, "controlBehavior": {"0"}}, nil)
 	if r.Success {

@@ -1,4 +1,10 @@
-package transport
+// Package dashboardtest runs the unmodified Sentinel dashboard 1.8.9 for
+// tests: started from the jar beside the repository (../shared/
+// sentinel-dashboard, or $SENTINEL_DASHBOARD_DIR) by its own start script
+// (run by bash, so a copy without the executable bit works too), on free
+// loopback ports, stopped by its PID when the test ends, and driven through
+// the HTTP API its pages call.
+package dashboardtest
 
 import (
 	"bytes"
@@ -20,28 +26,26 @@ import (
 	"github.com/sentinelgen/sentinelgen/internal/javaharness"
 )
 
-// The unmodified Sentinel dashboard 1.8.9, started from the jar beside the
-// repository (../shared/sentinel-dashboard, or $SENTINEL_DASHBOARD_DIR) by
-// its own start script (run by bash, so a copy without the executable bit
-// works too), and driven through the HTTP API its pages call.
+// DirEnv names the environment variable that overrides where the
+// dashboard's jar and scripts are.
+const DirEnv = "SENTINEL_DASHBOARD_DIR"
 
-// dashboardDirEnv overrides where the dashboard's jar and scripts are.
-const dashboardDirEnv = "SENTINEL_DASHBOARD_DIR"
-
-// realDashboard is a running dashboard and a logged-in client of its API.
-type realDashboard struct {
-	t      *testing.T // reports the API calls' failures; each subtest sets its own
-	home   string     // the dashboard's user.home, logs and PID file
-	base   string     // http://127.0.0.1:PORT
-	addr   string     // 127.0.0.1:PORT, where services send heartbeats
-	client *http.Client
+// Dashboard is a running dashboard and a logged-in client of its API.
+type Dashboard struct {
+	// T reports the API calls' failures; a subtest may set its own.
+	T testing.TB
+	// Base is the dashboard's URL, http://127.0.0.1:PORT; Addr is
+	// 127.0.0.1:PORT, where services send heartbeats.
+	Base, Addr string
+	home       string // the dashboard's user.home, logs and PID file
+	client     *http.Client
 }
 
-// dashboardDir finds the directory holding the jar and its scripts: the
+// Dir finds the directory holding the jar and its scripts: the
 // environment variable, else shared/sentinel-dashboard beside the
 // repository's root.
-func dashboardDir() (string, error) {
-	if d := os.Getenv(dashboardDirEnv); d != "" {
+func Dir() (string, error) {
+	if d := os.Getenv(DirEnv); d != "" {
 		return d, nil
 	}
 	dir, err := os.Getwd()
@@ -61,11 +65,11 @@ func dashboardDir() (string, error) {
 	}
 }
 
-// startRealDashboard starts the dashboard on a free loopback port and logs
+// Start starts the dashboard on a free loopback port and logs
 // in. It skips the test when the jar or java is missing, unless servers are
 // required (CI), where it fails. The dashboard is stopped by its PID when
 // the test ends.
-func startRealDashboard(t *testing.T) *realDashboard {
+func Start(t testing.TB) *Dashboard {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts the Sentinel dashboard (Java)")
@@ -78,13 +82,13 @@ func startRealDashboard(t *testing.T) *realDashboard {
 		}
 		t.Skipf("real dashboard test skipped: %s", msg)
 	}
-	dir, err := dashboardDir()
+	dir, err := Dir()
 	if err != nil {
 		missing("%v", err)
 	}
 	start := filepath.Join(dir, "start-dashboard.sh")
 	if _, err := os.Stat(filepath.Join(dir, "sentinel-dashboard-1.8.9.jar")); err != nil {
-		missing("no Sentinel dashboard jar (set %s to the directory holding sentinel-dashboard-1.8.9.jar and start-dashboard.sh): %v", dashboardDirEnv, err)
+		missing("no Sentinel dashboard jar (set %s to the directory holding sentinel-dashboard-1.8.9.jar and start-dashboard.sh): %v", DirEnv, err)
 	}
 	java := "java"
 	if h := os.Getenv("JAVA_HOME"); h != "" {
@@ -96,20 +100,20 @@ func startRealDashboard(t *testing.T) *realDashboard {
 
 	home := t.TempDir()
 	port := freePortPair(t)
-	d := &realDashboard{t: t, home: home, base: "http://127.0.0.1:" + strconv.Itoa(port), addr: "127.0.0.1:" + strconv.Itoa(port)}
+	d := &Dashboard{T: t, home: home, Base: "http://127.0.0.1:" + strconv.Itoa(port), Addr: "127.0.0.1:" + strconv.Itoa(port)}
 	t.Cleanup(func() { d.stop(t) })
 	out, err := exec.Command("bash", start, home, strconv.Itoa(port)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("start-dashboard.sh: %v\n%s", err, out)
 	}
-	t.Logf("Sentinel dashboard 1.8.9 on %s (PID %s)", d.base, strings.TrimSpace(string(out)))
+	t.Logf("Sentinel dashboard 1.8.9 on %s (PID %s)", d.Base, strings.TrimSpace(string(out)))
 	jar, _ := cookiejar.New(nil)
 	d.client = &http.Client{Jar: jar, Timeout: 30 * time.Second}
 	var login struct {
 		Success bool
 		Msg     string
 	}
-	d.call(http.MethodPost, "/auth/login", url.Values{"username": {"sentinel"}, "password": {"sentinel"}}, nil, &login)
+	d.Call(http.MethodPost, "/auth/login", url.Values{"username": {"sentinel"}, "password": {"sentinel"}}, nil, &login)
 	if !login.Success {
 		t.Fatalf("login as sentinel/sentinel: %s", login.Msg)
 	}
@@ -118,7 +122,7 @@ func startRealDashboard(t *testing.T) *realDashboard {
 
 // stop stops the dashboard by the PID its start script recorded, and shows
 // the end of its log when the test failed.
-func (d *realDashboard) stop(t *testing.T) {
+func (d *Dashboard) stop(t testing.TB) {
 	if t.Failed() {
 		if b, err := os.ReadFile(filepath.Join(d.home, "logs", "start.out")); err == nil {
 			if len(b) > 4000 {
@@ -127,7 +131,7 @@ func (d *realDashboard) stop(t *testing.T) {
 			t.Logf("end of the dashboard's log:\n%s", b)
 		}
 	}
-	dir, _ := dashboardDir()
+	dir, _ := Dir()
 	if out, err := exec.Command("bash", filepath.Join(dir, "stop-dashboard.sh"), d.home).CombinedOutput(); err != nil {
 		t.Errorf("stop-dashboard.sh: %v\n%s", err, out)
 	}
@@ -135,7 +139,7 @@ func (d *realDashboard) stop(t *testing.T) {
 
 // freePortPair returns a loopback port that is free together with the next
 // one: the start script gives the dashboard's own command center PORT+1.
-func freePortPair(t *testing.T) int {
+func freePortPair(t testing.TB) int {
 	t.Helper()
 	for range 20 {
 		a, err := net.Listen("tcp", "127.0.0.1:0")
@@ -154,27 +158,27 @@ func freePortPair(t *testing.T) int {
 	return 0
 }
 
-// dashResult is the dashboard's answer envelope (its Result class).
-type dashResult struct {
+// Result is the dashboard's answer envelope (its Result class).
+type Result struct {
 	Success bool            `json:"success"`
 	Code    int             `json:"code"`
 	Msg     string          `json:"msg"`
 	Data    json.RawMessage `json:"data"`
 }
 
-// call sends one request to the dashboard's API: query goes in the URL,
+// Call sends one request to the dashboard's API: query goes in the URL,
 // form (for a POST without body) as a form, body as JSON. The answer is
 // decoded into out.
-func (d *realDashboard) call(method, path string, query url.Values, body any, out any) {
-	d.t.Helper()
-	u := d.base + path
+func (d *Dashboard) Call(method, path string, query url.Values, body any, out any) {
+	d.T.Helper()
+	u := d.Base + path
 	var rd io.Reader
 	ctype := ""
 	switch {
 	case body != nil:
 		b, err := json.Marshal(body)
 		if err != nil {
-			d.t.Fatal(err)
+			d.T.Fatal(err)
 		}
 		rd, ctype = bytes.NewReader(b), "application/json"
 		if len(query) > 0 {
@@ -187,56 +191,43 @@ func (d *realDashboard) call(method, path string, query url.Values, body any, ou
 	}
 	req, err := http.NewRequest(method, u, rd)
 	if err != nil {
-		d.t.Fatal(err)
+		d.T.Fatal(err)
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}
 	resp, err := d.client.Do(req)
 	if err != nil {
-		d.t.Fatalf("%s %s: %v", method, path, err)
+		d.T.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		d.t.Fatal(err)
+		d.T.Fatal(err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		d.t.Fatalf("%s %s: %s %s", method, path, resp.Status, b)
+		d.T.Fatalf("%s %s: %s %s", method, path, resp.Status, b)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		d.t.Fatalf("%s %s: answer %s: %v", method, path, b, err)
+		d.T.Fatalf("%s %s: answer %s: %v", method, path, b, err)
 	}
 }
 
-// api sends a request and returns the Result, failing the test unless the
+// API sends a request and returns the Result, failing the test unless the
 // dashboard says success.
-func (d *realDashboard) api(method, path string, query url.Values, body any) json.RawMessage {
-	d.t.Helper()
-	r := d.try(method, path, query, body)
+func (d *Dashboard) API(method, path string, query url.Values, body any) json.RawMessage {
+	d.T.Helper()
+	r := d.Try(method, path, query, body)
 	if !r.Success {
-		d.t.Fatalf("%s %s: the dashboard answered code %d: %s", method, path, r.Code, r.Msg)
+		d.T.Fatalf("%s %s: the dashboard answered code %d: %s", method, path, r.Code, r.Msg)
 	}
 	return r.Data
 }
 
-// try sends a request and returns the Result whatever it says.
-func (d *realDashboard) try(method, path string, query url.Values, body any) dashResult {
-	d.t.Helper()
-	var r dashResult
-	d.call(method, path, query, body, &r)
+// Try sends a request and returns the Result whatever it says.
+func (d *Dashboard) Try(method, path string, query url.Values, body any) Result {
+	d.T.Helper()
+	var r Result
+	d.Call(method, path, query, body, &r)
 	return r
-}
-
-// eventually polls cond every half second until it holds or within passes;
-// what describes the awaited state for the failure.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
 }
