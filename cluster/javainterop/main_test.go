@@ -4,27 +4,71 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/cluster/tokenclient"
+	"github.com/sentinelgen/sentinelgen/cluster/tokenserver"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // instanceEnv, when set, makes the test binary a Go instance of the fleet
-// (see goInstance) instead of running tests.
-const instanceEnv = "SENTINELGEN_TOKEN_INSTANCE"
+// (see goInstance) instead of running tests; serverEnv makes it a Go token
+// server (see goServer).
+const (
+	instanceEnv = "SENTINELGEN_TOKEN_INSTANCE"
+	serverEnv   = "SENTINELGEN_TOKEN_SERVER"
+)
 
 func TestMain(m *testing.M) {
-	if os.Getenv(instanceEnv) != "" {
-		if err := goInstance(); err != nil {
-			fmt.Fprintln(os.Stderr, "instance:", err)
-			os.Exit(2)
+	for env, run := range map[string]func() error{instanceEnv: goInstance, serverEnv: goServer} {
+		if os.Getenv(env) != "" {
+			if err := run(); err != nil {
+				fmt.Fprintln(os.Stderr, env+":", err)
+				os.Exit(2)
+			}
+			os.Exit(0)
 		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// serverConfig is what the test hands a Go token server process.
+type serverConfig struct {
+	Listen     string
+	Namespace  string
+	Rules      []runtime.FlowRule
+	ParamRules []runtime.ParamFlowRule
+}
+
+// goServer is a Go token server in a process of its own, so that a test
+// can stop it (SIGSTOP), kill it and measure its CPU time, as it does
+// Java's. It prints "listening ADDR", then serves until killed.
+func goServer() error {
+	var cfg serverConfig
+	if err := json.Unmarshal([]byte(os.Getenv(serverEnv)), &cfg); err != nil {
+		return err
+	}
+	s, err := tokenserver.New(tokenserver.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		return err
+	}
+	if err := s.LoadFlowRules(cfg.Namespace, cfg.Rules); err != nil {
+		return err
+	}
+	if err := s.LoadParamFlowRules(cfg.Namespace, cfg.ParamRules); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	fmt.Println("listening", l.Addr())
+	return s.Serve(l)
 }
 
 // instanceConfig is what the test hands a Go instance, as JSON in
