@@ -51,9 +51,19 @@ type Config struct {
 	// RetryInterval is the wait between reads after a failed one (zero
 	// means 1 s).
 	RetryInterval time.Duration
+	// ProbeInterval is how often a Watch reads one of its dataIds, each
+	// read bounded by Timeout, to find out that Nacos stopped answering:
+	// the SDK's subscription goes quiet without telling. Zero means
+	// DefaultProbeInterval; negative means no probe.
+	ProbeInterval time.Duration
 	// Logger receives the source's own log; nil means slog.Default().
 	Logger *slog.Logger
 }
+
+// DefaultProbeInterval is the default Config.ProbeInterval. With the
+// default Timeout, a Nacos that stops answering is reported within
+// DefaultProbeInterval plus Timeout.
+const DefaultProbeInterval = 5 * time.Second
 
 // SupportedKinds are the rule kinds Sentinel keeps in Nacos, each in its
 // own dataId.
@@ -99,6 +109,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RetryInterval <= 0 {
 		c.RetryInterval = time.Second
+	}
+	if c.ProbeInterval == 0 {
+		c.ProbeInterval = DefaultProbeInterval
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
