@@ -64,7 +64,9 @@ func TestWriterPublishesOnlyOwnedKinds(t *testing.T) {
 	flow, degrade := app+"-flow-rules", app+"-degrade-rules"
 	publish(t, addr, flow, flowJSON("5"))
 	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, flow) != "" })
-	w, _ := watch(t, newTestSource(t, addr, nil), datasource.WithKinds(rules.KindFlow))
+	st.ResetRules(t)
+	w := st.StartWatcher(t, newTestSource(t, addr, nil), datasource.WithKinds(rules.KindFlow),
+		datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
 	writer, err := w.Writer()
 	if err != nil {
 		t.Fatal(err)

@@ -186,10 +186,12 @@ func (s *Source) document(k kindID, content string) rules.Document {
 	return rules.Document{Name: s.docName(k.dataID), Data: []byte(content), Format: rules.FormatJSON, Kind: k.kind}
 }
 
-// read fetches one dataId from Nacos; "" when it does not exist. The SDK
-// refuses more than a few reads of one dataId a second in a process
-// ("ConfigQueryRequest is limited"); such a refusal is waited out within
-// Config.Timeout.
+// read fetches one dataId from Nacos; "" when it does not exist. Two
+// refusals of the SDK are waited out within Config.Timeout: more than a few
+// reads of one dataId a second in a process ("ConfigQueryRequest is
+// limited"), and a read while its connection is not up yet ("client not
+// connected"), which it gives up after a few hundred milliseconds, before a
+// new client or one reconnecting on a busy machine has connected.
 func (s *Source) read(dataID string) (string, error) {
 	deadline := time.Now().Add(s.cfg.Timeout)
 	for {
@@ -197,8 +199,10 @@ func (s *Source) read(dataID string) (string, error) {
 		if err == nil {
 			return content, nil
 		}
-		if !strings.Contains(err.Error(), "is limited") || time.Now().After(deadline) {
-			return "", fmt.Errorf("%v: reading dataId %s: %w", s, dataID, err)
+		msg := err.Error()
+		waiting := strings.Contains(msg, "is limited") || strings.Contains(msg, "client not connected")
+		if !waiting || time.Now().After(deadline) {
+			return "", fmt.Errorf("%v: reading dataId %s from %s: %w", s, dataID, strings.Join(s.cfg.ServerAddrs, ", "), err)
 		}
 		time.Sleep(limitedWait)
 	}
@@ -225,6 +229,6 @@ func (s *Source) readOrSnapshot(dataID string) (content string, unreachable, err
 // the dataId: the SDK keeps none for a dataId it never read.
 var errNoSnapshot = errors.New("Nacos unreachable and no local snapshot of the dataId")
 
-// limitedWait is the pause before reading again a dataId the SDK's rate
-// limiter refused.
+// limitedWait is the pause before reading again a dataId the SDK refused
+// (see read).
 const limitedWait = 100 * time.Millisecond
