@@ -94,3 +94,17 @@ func accessToken(addr, user, password string) string {
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	return body.AccessToken
 }
+
+// A username set for a server with auth off is no error: the server refuses
+// the sign-in of a user it does not have, but reads without one.
+func TestUsernameWithAuthOff(t *testing.T) {
+	addr := needServer(t)
+	id := testApp(t) + "-flow-rules"
+	publish(t, addr, id, flowJSON("4"))
+	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, id) != "" })
+	src := newTestSource(t, addr, func(c *Config) { c.Username, c.Password = "nacos", "whatever" })
+	w, _ := watch(t, src)
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{4}) {
+		t.Errorf("read %v, want [4]", got)
+	}
+}

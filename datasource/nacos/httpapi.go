@@ -146,12 +146,27 @@ func (a *httpAPI) signIn(ctx context.Context, base string) (token, error) {
 }
 
 // signInAll signs in to every server, returning the first refusal (an
-// error wrapping errSignIn); a server that does not answer is no refusal.
-func (a *httpAPI) signInAll(ctx context.Context) error {
+// error wrapping errSignIn) by a server that enforces auth. A server that
+// does not answer is no refusal; nor is one with auth off, which reads
+// dataID without a token (Nacos refuses the sign-in of a user it does not
+// have even then, and the SDK reads on regardless).
+func (a *httpAPI) signInAll(ctx context.Context, dataID string) error {
 	for _, base := range a.bases {
-		if _, err := a.token(ctx, base, true); errors.Is(err, errSignIn) {
-			return err
+		_, err := a.token(ctx, base, true)
+		if !errors.Is(err, errSignIn) {
+			continue
 		}
+		q := url.Values{"dataId": {dataID}, "group": {a.cfg.Group}}
+		if a.cfg.Namespace != "" {
+			q.Set("tenant", a.cfg.Namespace)
+		}
+		status, _, rerr := a.do(ctx, http.MethodGet, base+"/v1/cs/configs?"+q.Encode(), nil)
+		if rerr == nil && (status == http.StatusOK || status == http.StatusNotFound) {
+			a.cfg.Logger.Warn("nacos refused the sign-in but has auth off; reading without it",
+				"server", base, "user", a.cfg.Username, "error", err.Error())
+			continue
+		}
+		return err
 	}
 	return nil
 }

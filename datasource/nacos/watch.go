@@ -30,7 +30,8 @@ import (
 // answer; the outage is then reported after the push).
 //
 // With Config.Username set, Watch first signs in to every server and
-// returns an error naming the user and the server when one refuses.
+// returns an error naming the user and the server when one that enforces
+// auth refuses.
 //
 // While it watches, a probe reads one dataId every Config.ProbeInterval:
 // a Nacos that does not answer within Config.Timeout is reported, the rules
@@ -45,7 +46,7 @@ func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
 
 	if s.cfg.Username != "" {
 		// A wrong password is said at once, not as reads refused later.
-		if err := s.api.signInAll(ctx); err != nil {
+		if err := s.api.signInAll(ctx, s.kinds[0].dataID); err != nil {
 			return fmt.Errorf("%v: %w", s, err)
 		}
 	}
