@@ -24,9 +24,7 @@ const authPassword = "nacos-ci"
 // the server, as does no user at all with the server's refusal.
 func TestAuth(t *testing.T) {
 	t.Parallel()
-	secret := base64.StdEncoding.EncodeToString([]byte("ci-only-nacos-token-secret-key-0123456789"))
-	srv := ownServer(t, "--nacos.core.auth.enabled=true", "--nacos.core.auth.plugin.nacos.token.secret.key="+secret,
-		"--nacos.core.auth.server.identity.key=ci", "--nacos.core.auth.server.identity.value=ci")
+	srv := ownServer(t)
 	addr := srv.addr()
 	resp, err := http.PostForm("http://"+addr+"/nacos/v1/auth/users/admin", url.Values{"password": {authPassword}})
 	if err != nil {
@@ -79,6 +77,13 @@ func TestAuth(t *testing.T) {
 			t.Errorf("%s: Watch took %v to fail", tc.name, d)
 		}
 	}
+}
+
+// authArgs switch auth on, as ../shared/nacos/README.txt does.
+func authArgs() []string {
+	secret := base64.StdEncoding.EncodeToString([]byte("ci-only-nacos-token-secret-key-0123456789"))
+	return []string{"--nacos.core.auth.enabled=true", "--nacos.core.auth.plugin.nacos.token.secret.key=" + secret,
+		"--nacos.core.auth.server.identity.key=ci", "--nacos.core.auth.server.identity.value=ci"}
 }
 
 // accessToken signs in to Nacos's HTTP API; "" when refused.

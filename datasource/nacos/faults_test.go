@@ -200,7 +200,11 @@ func TestNacosPausedForThirtySeconds(t *testing.T) {
 	t.Parallel()
 	d := startDrill(t, "stop")
 	srv := d.srv
-	t.Cleanup(func() { _ = syscall.Kill(srv.pid, syscall.SIGCONT) })
+	t.Cleanup(func() {
+		if srv.pid > 0 {
+			_ = syscall.Kill(srv.pid, syscall.SIGCONT)
+		}
+	})
 
 	// A change published right before the stop: the SDK may never hear of it.
 	publish(t, srv.addr(), d.degrade, `[{"resource":"`+d.resource+`","grade":2,"count":1e6,"timeWindow":5}]`)
@@ -237,8 +241,8 @@ func TestNacosKilledForThirtySeconds(t *testing.T) {
 	t.Parallel()
 	d := startDrill(t, "kill")
 	srv := d.srv
-	srv.kill(t)
 	began := time.Now()
+	srv.kill(t)
 	d.duringOutage(t, began)
 
 	restart := time.Now()

@@ -1,6 +1,7 @@
 package nacos
 
 import (
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -71,6 +72,8 @@ func runWithServer(m *testing.M) int {
 		}
 	}()
 	nacosAddr = srv.addr()
+	flag.Parse()
+	defer startOwnServers()()
 	return m.Run()
 }
 

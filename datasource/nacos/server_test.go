@@ -2,10 +2,12 @@ package nacos
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -54,18 +56,26 @@ func (s *server) start() error {
 }
 
 // stop ends the server with stop-nacos.sh, which signals the PID it wrote.
+// Stopping it again does nothing.
 func (s *server) stop() error {
+	if s.pid <= 0 {
+		return nil
+	}
 	_ = syscall.Kill(s.pid, syscall.SIGCONT) // a paused JVM cannot stop
 	b, err := exec.Command(filepath.Join(nacosDir(), "stop-nacos.sh"), s.home).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("stopping Nacos (PID %d): %v\n%s", s.pid, err, b)
 	}
+	s.pid = 0
 	return nil
 }
 
 // kill ends the server with SIGKILL and waits until its PID is gone.
 func (s *server) kill(t *testing.T) {
 	t.Helper()
+	if s.pid <= 0 {
+		t.Fatal("no Nacos running to kill")
+	}
 	if err := syscall.Kill(s.pid, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill %d: %v", s.pid, err)
 	}
@@ -76,38 +86,99 @@ func (s *server) kill(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	s.pid = 0
 }
 
 // signal sends sig (SIGSTOP, SIGCONT) to the server's PID.
 func (s *server) signal(t *testing.T, sig syscall.Signal) {
 	t.Helper()
+	if s.pid <= 0 {
+		t.Fatal("no Nacos running to signal")
+	}
 	if err := syscall.Kill(s.pid, sig); err != nil {
 		t.Fatalf("signal %v to Nacos PID %d: %v", sig, s.pid, err)
 	}
 }
 
-// ownServer starts a Nacos server for t alone, in a home of its own, and
-// stops it when t ends; it skips or fails t as needServer does when Nacos
-// cannot run here.
-func ownServer(t *testing.T, args ...string) *server {
+// ownServerArgs are the tests that run a Nacos server of their own, with
+// its extra arguments.
+var ownServerArgs = map[string][]string{
+	"TestAuth":                        authArgs(),
+	"TestNacosPausedForThirtySeconds": nil,
+	"TestNacosKilledForThirtySeconds": nil,
+}
+
+// pendingServer is a server being started for a test in the background.
+type pendingServer struct {
+	done  chan struct{}
+	home  string
+	srv   *server
+	err   error
+	ready time.Duration
+}
+
+// ownServers are the servers startOwnServers started, by test name.
+var ownServers = map[string]*pendingServer{}
+
+// startOwnServers starts, side by side, the servers of the tests -run
+// selects (the drills' only without -race, which skips them), so that they
+// are ready when those parallel tests start after the others; it returns a
+// function that stops them all.
+func startOwnServers() (stopAll func()) {
+	pattern := flag.Lookup("test.run").Value.String()
+	for name, args := range ownServerArgs {
+		if strings.Contains(name, "ThirtySeconds") && raceDetector {
+			continue
+		}
+		if ok, err := regexp.MatchString(strings.Split(pattern, "/")[0], name); err != nil || !ok {
+			continue
+		}
+		p := &pendingServer{done: make(chan struct{})}
+		ownServers[name] = p
+		go func() {
+			defer close(p.done)
+			started := time.Now()
+			if p.home, p.err = os.MkdirTemp("", "nacos-home-"); p.err != nil {
+				return
+			}
+			p.srv, p.err = startServer(p.home, args...)
+			p.ready = time.Since(started)
+		}()
+	}
+	return func() {
+		for _, p := range ownServers {
+			<-p.done
+			if p.srv != nil {
+				if err := p.srv.stop(); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+				}
+			}
+			if p.home != "" {
+				os.RemoveAll(p.home)
+			}
+		}
+	}
+}
+
+// ownServer returns the Nacos server of t alone (see ownServerArgs), started
+// in the background by TestMain, and stops it when t ends; it skips or fails
+// t as needServer does when Nacos cannot run here.
+func ownServer(t *testing.T) *server {
 	t.Helper()
 	needServer(t)
-	home, err := os.MkdirTemp("", "nacos-home-")
-	if err != nil {
-		t.Fatal(err)
+	p, ok := ownServers[t.Name()]
+	if !ok {
+		t.Fatalf("no server of its own for %s: add it to ownServerArgs", t.Name())
 	}
-	started := time.Now()
-	s, err := startServer(home, args...)
-	if err != nil {
-		os.RemoveAll(home)
-		t.Fatal(err)
+	<-p.done
+	if p.err != nil {
+		t.Fatal(p.err)
 	}
-	t.Logf("own Nacos server on %s (PID %d) ready in %v", s.addr(), s.pid, time.Since(started).Round(time.Millisecond))
+	t.Logf("own Nacos server on %s (PID %d) ready in %v", p.srv.addr(), p.srv.pid, p.ready.Round(time.Millisecond))
 	t.Cleanup(func() {
-		if err := s.stop(); err != nil {
+		if err := p.srv.stop(); err != nil {
 			t.Error(err)
 		}
-		os.RemoveAll(home)
 	})
-	return s
+	return p.srv
 }
