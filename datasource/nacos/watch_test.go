@@ -198,6 +198,22 @@ func TestStartFailsFastWhenNacosIsDown(t *testing.T) {
 	}
 }
 
+// With the default timings a Nacos that stops answering is reported within
+// 15 s: the next probe starts within the interval and gives up after the
+// timeout.
+func TestDefaultProbeReportsAnOutageWithin15s(t *testing.T) {
+	c := Config{}.withDefaults()
+	if c.ProbeInterval != DefaultProbeInterval {
+		t.Fatalf("default probe interval %v, want %v", c.ProbeInterval, DefaultProbeInterval)
+	}
+	if bound := c.ProbeInterval + c.Timeout; bound > 15*time.Second {
+		t.Errorf("an outage is reported up to %v after it starts, want at most 15s", bound)
+	}
+	if c := (Config{ProbeInterval: -1}).withDefaults(); c.ProbeInterval >= 0 {
+		t.Errorf("ProbeInterval -1 became %v, want no probe", c.ProbeInterval)
+	}
+}
+
 func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	addr := needServer(t)
 	app := testApp(t)
@@ -216,9 +232,14 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 		c.ServerAddrs, c.CacheDir, c.Timeout = []string{"127.0.0.1:1"}, cache, 500*time.Millisecond
 	}
 	offline := newTestSource(t, addr, func(c *Config) { down(c); c.StartFromSnapshot = true })
-	_, fromSnapshot := watch(t, offline)
+	w, fromSnapshot := watch(t, offline)
 	if s, _ := fromSnapshot.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
 		t.Errorf("started on %v from the snapshot, want [12]", st.FlowCounts(s))
+	}
+	// Started on the snapshot, the service still hears that Nacos is down.
+	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	if err := w.LastError(); !strings.Contains(err.Error(), "local snapshot") {
+		t.Errorf("LastError() = %v, want it to say the rules are the local snapshot", err)
 	}
 	strict := newTestSource(t, addr, down)
 	if w, err := datasource.Watch(context.Background(), strict, datasource.WithInitialTimeout(waitTimeout)); err == nil {
