@@ -186,12 +186,13 @@ func (s *Source) document(k kindID, content string) rules.Document {
 	return rules.Document{Name: s.docName(k.dataID), Data: []byte(content), Format: rules.FormatJSON, Kind: k.kind}
 }
 
-// read fetches one dataId from Nacos; "" when it does not exist. Two
-// refusals of the SDK are waited out within Config.Timeout: more than a few
-// reads of one dataId a second in a process ("ConfigQueryRequest is
-// limited"), and a read while its connection is not up yet ("client not
-// connected"), which it gives up after a few hundred milliseconds, before a
-// new client or one reconnecting on a busy machine has connected.
+// read fetches one dataId from Nacos; "" when it does not exist. Refusals
+// that pass are waited out within Config.Timeout: more than a few reads of
+// one dataId a second in a process ("ConfigQueryRequest is limited"), and a
+// read while the SDK's connection is not up yet ("client not connected") or
+// not yet registered by a server that just started ("Connection is
+// unregistered"), which the SDK gives up after a few hundred milliseconds,
+// before a new client or one reconnecting on a busy machine has connected.
 func (s *Source) read(dataID string) (string, error) {
 	deadline := time.Now().Add(s.cfg.Timeout)
 	for {
@@ -200,7 +201,8 @@ func (s *Source) read(dataID string) (string, error) {
 			return content, nil
 		}
 		msg := err.Error()
-		waiting := strings.Contains(msg, "is limited") || strings.Contains(msg, "client not connected")
+		waiting := strings.Contains(msg, "is limited") || strings.Contains(msg, "client not connected") ||
+			strings.Contains(msg, "Connection is unregistered")
 		if !waiting || time.Now().After(deadline) {
 			return "", fmt.Errorf("%v: reading dataId %s from %s: %w", s, dataID, strings.Join(s.cfg.ServerAddrs, ", "), err)
 		}
