@@ -146,7 +146,8 @@ func readJSON(name string, data []byte) (value, []*Error, error) {
 		return value{}, nil, err
 	}
 	if _, err := r.dec.Token(); err != io.EOF {
-		return value{}, nil, &Error{Pos: r.at(int(r.dec.InputOffset()), ""), Msg: "JSON syntax: unexpected data after the top-level value"}
+		offset := int(r.dec.InputOffset()) // just after the extra token's first byte
+		return value{}, nil, &Error{Pos: r.at(offset, ""), Msg: "JSON syntax at column " + strconv.Itoa(r.column(offset-1)) + ": unexpected data after the top-level value"}
 	}
 	return v, r.warns, nil
 }
@@ -156,18 +157,29 @@ func (r *jsonReader) at(offset int, path string) Position {
 	return Position{File: r.file, Line: sort.SearchInts(r.newlines, offset) + 1, Path: path}
 }
 
-// syntaxError positions a decoder error.
+// column is the 1-based column, in bytes, of the byte at offset.
+func (r *jsonReader) column(offset int) int {
+	line := sort.SearchInts(r.newlines, offset) // newlines before offset
+	if line == 0 {
+		return offset + 1
+	}
+	return offset - r.newlines[line-1]
+}
+
+// syntaxError positions a decoder error with its line and column: a
+// document kept on one line, as stores often keep them, needs the column.
 func (r *jsonReader) syntaxError(err error) error {
 	offset := int(r.dec.InputOffset())
+	col := offset // the end of the document
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		offset = int(se.Offset) - 1
+		offset, col = int(se.Offset)-1, int(se.Offset) // the offending byte
 	}
 	msg := err.Error()
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		msg = "unexpected end of document"
 	}
-	return &Error{Pos: r.at(max(offset, 0), ""), Msg: "JSON syntax: " + msg}
+	return &Error{Pos: r.at(max(offset, 0), ""), Msg: "JSON syntax at column " + strconv.Itoa(r.column(max(col, 0))) + ": " + msg}
 }
 
 func (r *jsonReader) value(path string, depth int) (value, error) {

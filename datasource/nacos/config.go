@@ -28,7 +28,9 @@ type Config struct {
 	// Kinds limits the kinds read and written; empty means all of
 	// SupportedKinds.
 	Kinds []rules.Kind
-	// Username and Password sign in when the server has auth on.
+	// Username and Password sign in when the server has auth on: the SDK
+	// signs in with them, and so does Watch before its first read, to
+	// fail at once on a wrong password.
 	Username, Password string
 	// Timeout bounds each request to Nacos; zero means 3 s, the timeout of
 	// Sentinel's own Nacos data source.
@@ -52,9 +54,19 @@ type Config struct {
 	// RetryInterval is the wait between reads after a failed one (zero
 	// means 1 s).
 	RetryInterval time.Duration
+	// ProbeInterval is how often a Watch reads one of its dataIds through
+	// Nacos's HTTP API, each read bounded by Timeout, to find out that
+	// Nacos stopped answering: the SDK's subscription goes quiet without
+	// telling. Zero means DefaultProbeInterval; negative means no probe.
+	ProbeInterval time.Duration
 	// Logger receives the source's own log; nil means slog.Default().
 	Logger *slog.Logger
 }
+
+// DefaultProbeInterval is the default Config.ProbeInterval. With the
+// default Timeout, a Nacos that stops answering is reported within
+// DefaultProbeInterval plus Timeout.
+const DefaultProbeInterval = 5 * time.Second
 
 // SupportedKinds are the rule kinds Sentinel keeps in Nacos, each in its
 // own dataId.
@@ -80,6 +92,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RetryInterval <= 0 {
 		c.RetryInterval = time.Second
+	}
+	if c.ProbeInterval == 0 {
+		c.ProbeInterval = DefaultProbeInterval
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

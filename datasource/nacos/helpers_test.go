@@ -23,6 +23,12 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
+// quietLogger logs at Info level and above, for tests that make many
+// changes.
+func quietLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
 // testApp is an app name of the test's own, so tests sharing the server
 // never see each other's dataIds.
 func testApp(t *testing.T) string {

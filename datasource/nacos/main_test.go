@@ -1,7 +1,7 @@
 package nacos
 
 import (
-	"bytes"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -47,7 +47,6 @@ func runWithServer(m *testing.M) int {
 	sdkRoot = root
 	defer os.RemoveAll(root)
 	dir := nacosDir()
-	start, stop := filepath.Join(dir, "start-nacos.sh"), filepath.Join(dir, "stop-nacos.sh")
 	if _, err := exec.LookPath("java"); err != nil {
 		noServer = "java not found in PATH"
 		return m.Run()
@@ -62,22 +61,19 @@ func runWithServer(m *testing.M) int {
 		return m.Run()
 	}
 	defer os.RemoveAll(home)
-	port := freePortTriple()
-	var out, errOut bytes.Buffer
-	cmd := exec.Command(start, home, strconv.Itoa(port))
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		noServer = fmt.Sprintf("%s failed: %v\n%s", start, err, errOut.String())
+	srv, err := startServer(home)
+	if err != nil {
+		noServer = err.Error()
 		return m.Run()
 	}
-	fields := strings.Fields(out.String())
-	pid := fields[len(fields)-1]
 	defer func() {
-		if b, err := exec.Command(stop, home).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "stopping Nacos (PID %s): %v\n%s", pid, err, b)
+		if err := srv.stop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 		}
 	}()
-	nacosAddr = "127.0.0.1:" + strconv.Itoa(port)
+	nacosAddr = srv.addr()
+	flag.Parse()
+	defer startOwnServers()()
 	return m.Run()
 }
 

@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/nacos-group/nacos-sdk-go/v2/clients"
+	"github.com/nacos-group/nacos-sdk-go/v2/clients/cache"
 	"github.com/nacos-group/nacos-sdk-go/v2/clients/config_client"
 	"github.com/nacos-group/nacos-sdk-go/v2/common/constant"
+	"github.com/nacos-group/nacos-sdk-go/v2/util"
 	"github.com/nacos-group/nacos-sdk-go/v2/vo"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
@@ -32,6 +34,11 @@ type Source struct {
 	grpcAddrs []string
 	// kinds are the kinds read, each with its dataId, in SupportedKinds order.
 	kinds []kindID
+	// snapshotDir is where the SDK keeps its snapshot of each dataId read.
+	snapshotDir string
+	// api reads through Nacos's HTTP API, for the probe and after an
+	// outage.
+	api *httpAPI
 
 	watching atomic.Bool
 	// writeMu orders Writes, so each one builds on the one before.
@@ -97,18 +104,21 @@ func NewSource(cfg Config) (*Source, error) {
 		NamespaceId:         cfg.Namespace,
 		TimeoutMs:           uint64(cfg.Timeout.Milliseconds()),
 		NotLoadCacheAtStart: true,
-		DisableUseSnapShot:  !cfg.StartFromSnapshot,
-		CacheDir:            cacheDir,
-		LogDir:              logDir,
-		LogLevel:            cfg.LogLevel,
-		Username:            cfg.Username,
-		Password:            cfg.Password,
+		// The source falls back on the snapshot itself (readOrSnapshot),
+		// so that it knows when Nacos did not answer.
+		DisableUseSnapShot: true,
+		CacheDir:           cacheDir,
+		LogDir:             logDir,
+		LogLevel:           cfg.LogLevel,
+		Username:           cfg.Username,
+		Password:           cfg.Password,
 	}
 	client, err := clients.NewConfigClient(vo.NacosClientParam{ClientConfig: &cc, ServerConfigs: servers})
 	if err != nil {
 		return nil, fmt.Errorf("nacos: creating the client for %v: %w", cfg.ServerAddrs, err)
 	}
-	return &Source{client: client, cfg: cfg, grpcAddrs: grpcAddrs, kinds: kinds, base: map[string]string{}}, nil
+	return &Source{client: client, cfg: cfg, grpcAddrs: grpcAddrs, kinds: kinds, base: map[string]string{},
+		snapshotDir: filepath.Join(cacheDir, "config"), api: newHTTPAPI(cfg, servers)}, nil
 }
 
 // grpcOffset is how far above a server's HTTP port the SDK finds its gRPC
@@ -177,9 +187,13 @@ func (s *Source) document(k kindID, content string) rules.Document {
 	return rules.Document{Name: s.docName(k.dataID), Data: []byte(content), Format: rules.FormatJSON, Kind: k.kind}
 }
 
-// read fetches one dataId; "" when it does not exist. The SDK refuses more
-// than a few reads of one dataId a second in a process ("ConfigQueryRequest
-// is limited"); such a refusal is waited out within Config.Timeout.
+// read fetches one dataId from Nacos; "" when it does not exist. Refusals
+// that pass are waited out within Config.Timeout: more than a few reads of
+// one dataId a second in a process ("ConfigQueryRequest is limited"), and a
+// read while the SDK's connection is not up yet ("client not connected") or
+// not yet registered by a server that just started ("Connection is
+// unregistered"), which the SDK gives up after a few hundred milliseconds,
+// before a new client or one reconnecting on a busy machine has connected.
 func (s *Source) read(dataID string) (string, error) {
 	deadline := time.Now().Add(s.cfg.Timeout)
 	for {
@@ -187,21 +201,37 @@ func (s *Source) read(dataID string) (string, error) {
 		if err == nil {
 			return content, nil
 		}
-		if s.cfg.StartFromSnapshot && strings.Contains(err.Error(), "doesn't exist") {
-			return "", fmt.Errorf("%v: reading dataId %s: %w: %v", s, dataID, errNoSnapshot, err)
-		}
-		if !strings.Contains(err.Error(), "is limited") || time.Now().After(deadline) {
-			return "", fmt.Errorf("%v: reading dataId %s: %w", s, dataID, err)
+		msg := err.Error()
+		waiting := strings.Contains(msg, "is limited") || strings.Contains(msg, "client not connected") ||
+			strings.Contains(msg, "Connection is unregistered")
+		if !waiting || time.Now().After(deadline) {
+			return "", fmt.Errorf("%v: reading dataId %s from %s: %w", s, dataID, strings.Join(s.cfg.ServerAddrs, ", "), err)
 		}
 		time.Sleep(limitedWait)
 	}
 }
 
+// readOrSnapshot is read, falling back with Config.StartFromSnapshot on the
+// snapshot the SDK wrote when it last read the dataId. When the snapshot
+// answers, unreachable is Nacos's error and err is nil. Without a snapshot
+// err wraps errNoSnapshot.
+func (s *Source) readOrSnapshot(dataID string) (content string, unreachable, err error) {
+	content, err = s.read(dataID)
+	if err == nil || !s.cfg.StartFromSnapshot {
+		return content, nil, err
+	}
+	key := util.GetConfigCacheKey(dataID, s.cfg.Group, s.cfg.Namespace)
+	c, serr := cache.ReadConfigFromFile(key, s.snapshotDir)
+	if serr != nil {
+		return "", err, fmt.Errorf("%w: %w: %v", err, errNoSnapshot, serr)
+	}
+	return c, err, nil
+}
+
 // errNoSnapshot marks a read that reached neither Nacos nor a snapshot of
-// the dataId: the SDK keeps none for a dataId that did not exist when last
-// read.
+// the dataId: the SDK keeps none for a dataId it never read.
 var errNoSnapshot = errors.New("Nacos unreachable and no local snapshot of the dataId")
 
-// limitedWait is the pause before reading again a dataId the SDK's rate
-// limiter refused.
+// limitedWait is the pause before reading again a dataId the SDK refused
+// (see read).
 const limitedWait = 100 * time.Millisecond

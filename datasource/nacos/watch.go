@@ -26,14 +26,30 @@ import (
 // datasource.ReportError naming the dataId and retried every
 // Config.RetryInterval; before the first push that makes datasource.Watch
 // return the error at once, so a service never hangs on a Nacos that is
-// down (unless Config.StartFromSnapshot lets the SDK answer from its local
-// snapshot).
+// down (unless Config.StartFromSnapshot lets the SDK's local snapshot
+// answer; the outage is then reported after the push).
+//
+// With Config.Username set, Watch first signs in to every server and
+// returns an error naming the user and the server when one that enforces
+// auth refuses.
+//
+// While it watches, a probe reads one dataId every Config.ProbeInterval:
+// a Nacos that does not answer within Config.Timeout is reported, the rules
+// in force stay, and every dataId is read again once it answers, which also
+// applies the changes made meanwhile that the subscription missed. The
+// probe, and the check that Nacos answers again, use Nacos's HTTP API.
 func (s *Source) Watch(ctx context.Context, push func([]rules.Document)) error {
 	if !s.watching.CompareAndSwap(false, true) {
 		return fmt.Errorf("%v: already watching; a Source runs one Watch at a time", s)
 	}
 	defer s.watching.Store(false)
 
+	if s.cfg.Username != "" {
+		// A wrong password is said at once, not as reads refused later.
+		if err := s.api.signInAll(ctx, s.kinds[0].dataID); err != nil {
+			return fmt.Errorf("%v: %w", s, err)
+		}
+	}
 	l := &watchLoop{src: s, push: push, seen: map[string]string{}, changed: make(chan struct{}, 1), pending: map[string]string{}}
 	defer l.unlisten()
 	if s.reachable(ctx) {
@@ -126,6 +142,12 @@ func (l *watchLoop) run(ctx context.Context) error {
 	s := l.src
 	retry := time.NewTicker(s.cfg.RetryInterval)
 	defer retry.Stop()
+	var probe <-chan time.Time
+	if s.cfg.ProbeInterval > 0 {
+		t := time.NewTicker(s.cfg.ProbeInterval)
+		defer t.Stop()
+		probe = t.C
+	}
 	l.readAll(ctx)
 	for {
 		if l.read && !l.listening {
@@ -137,22 +159,34 @@ func (l *watchLoop) run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-retry.C:
-			if !l.read || l.failing {
+			switch {
+			case !l.read:
 				l.readAll(ctx)
+			case l.failing:
+				l.recover(ctx)
+			}
+		case <-probe:
+			if l.read && !l.failing {
+				l.probe(ctx)
 			}
 		case <-l.changed:
 			l.mu.Lock()
 			news := l.pending
 			l.pending = map[string]string{}
 			l.mu.Unlock()
-			if !l.read {
-				continue // the next full read takes them in
+			if !l.read || l.failing {
+				// The next full read takes them in; after an outage it
+				// also finds the changes the SDK did not announce.
+				if l.failing {
+					l.recover(ctx)
+				}
+				continue
 			}
 			next := maps.Clone(l.seen)
 			for id, c := range news {
 				next[id] = c
 			}
-			if !maps.Equal(next, l.seen) || l.failing {
+			if !maps.Equal(next, l.seen) {
 				l.seen = next
 				l.pushSeen(ctx)
 			}
@@ -160,18 +194,53 @@ func (l *watchLoop) run(ctx context.Context) error {
 	}
 }
 
+// probe reads the first dataId through the HTTP API, bounded by
+// Config.Timeout, and reports an outage when Nacos does not answer: a
+// stopped or hung server leaves the SDK's subscription silent. What it
+// reads is not pushed: a read straight after a publish may still return the
+// content before it. Once an outage is reported, the retry loop reads every
+// dataId until Nacos answers (recover).
+func (l *watchLoop) probe(ctx context.Context) {
+	s := l.src
+	id := s.kinds[0].dataID
+	if _, err := s.api.read(ctx, id); err != nil && ctx.Err() == nil {
+		l.fail(ctx, fmt.Errorf("%v: Nacos did not answer a read of dataId %s within %v: %w", s, id, s.cfg.Timeout, err))
+	}
+}
+
+// recover reads every dataId again, through the SDK, once the HTTP API
+// answers after an outage. Asking the SDK no earlier spares it requests
+// while it cannot connect; asking it then makes it reconnect at once
+// rather than at its next health check, and a read that succeeds says its
+// subscriptions work again.
+func (l *watchLoop) recover(ctx context.Context) {
+	s := l.src
+	id := s.kinds[0].dataID
+	if _, err := s.api.read(ctx, id); err != nil {
+		s.cfg.Logger.Debug("nacos still not answering", "source", s.String(), "error", err.Error())
+		return
+	}
+	l.readAll(ctx)
+}
+
 // readAll reads every dataId; on success it pushes them when they differ
 // from the ones seen (always the first time), else it reports the failure.
+// With Config.StartFromSnapshot, dataIds the SDK's snapshot answered for
+// are pushed when they differ, and Nacos's failure is reported.
 func (l *watchLoop) readAll(ctx context.Context) {
 	s := l.src
 	next := make(map[string]string, len(s.kinds))
 	var errs []error
-	snapshots := 0 // dataIds without a snapshot while Nacos is unreachable
+	var unreachable error // Nacos's error when a snapshot answered
+	snapshots := 0        // dataIds without a snapshot while Nacos is unreachable
 	for _, k := range s.kinds {
-		c, err := s.read(k.dataID)
+		c, down, err := s.readOrSnapshot(k.dataID)
 		if errors.Is(err, errNoSnapshot) {
 			snapshots++
-			err = nil // missing when last read, if another one has a snapshot
+			down, err = err, nil // missing when last read, if another one has a snapshot
+		}
+		if down != nil && unreachable == nil {
+			unreachable = fmt.Errorf("%v: reading dataId %s: %w", s, k.dataID, down)
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -199,7 +268,22 @@ func (l *watchLoop) readAll(ctx context.Context) {
 		l.fail(ctx, err)
 		return
 	}
-	if !l.read || l.failing || !maps.Equal(next, l.seen) {
+	if unreachable != nil {
+		if !l.read || !maps.Equal(next, l.seen) {
+			l.seen, l.read = next, true
+			l.pushSeen(ctx)
+		}
+		l.fail(ctx, fmt.Errorf("%w; the rules read are the SDK's local snapshot", unreachable))
+		return
+	}
+	if l.failing {
+		l.failing = false
+		s.cfg.Logger.Info("nacos answering again", "source", s.String())
+		l.seen, l.read = next, true
+		l.pushSeen(ctx) // unchanged or not, it clears the reported failure
+		return
+	}
+	if !l.read || !maps.Equal(next, l.seen) {
 		l.seen, l.read = next, true
 		l.pushSeen(ctx)
 	}
@@ -209,10 +293,6 @@ func (l *watchLoop) readAll(ctx context.Context) {
 // left where the last push had some; then makes them Write's base.
 func (l *watchLoop) pushSeen(ctx context.Context) {
 	s := l.src
-	if l.failing {
-		l.failing = false
-		s.cfg.Logger.Info("nacos answering again", "source", s.String())
-	}
 	s.mu.Lock()
 	maps.Copy(s.base, l.seen)
 	s.mu.Unlock()

@@ -102,10 +102,12 @@ func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
 	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, id) != "" })
 	w, applied := watch(t, newTestSource(t, addr, nil))
 
-	publish(t, addr, id, `[{"resource":"createOrder","count":`)
+	// One line, as Nacos's console keeps it: the column places the fault.
+	publish(t, addr, id, `[{"resource":"createOrder","count":10,,"grade":1}]`)
 	waitUntil(t, "the broken publish is rejected", func() bool { return w.Rejected() >= 1 })
-	if err := w.LastError(); err == nil || !strings.Contains(err.Error(), "nacos:SENTINEL_GROUP/"+id) {
-		t.Errorf("LastError() = %v, want it to name the dataId %s", err, id)
+	want := "nacos:SENTINEL_GROUP/" + id + ":1: JSON syntax at column 39:"
+	if err := w.LastError(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("LastError() = %v, want it to name the dataId and the position (%q)", err, want)
 	}
 	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
 		t.Errorf("flow counts %v after the broken publish, want the last good [10]", got)
@@ -142,6 +144,40 @@ func TestDeletedDataIDs(t *testing.T) {
 	if s := w.Property().Get(); len(s.Degrade) != 1 {
 		t.Errorf("rules in force %+v after every dataId is gone, want the last good degrade rule", s)
 	}
+
+	// A dataId published again applies and clears the report.
+	publish(t, addr, flow, flowJSON("30"))
+	waitUntil(t, "the returned dataId applies", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{30}) && len(s.Degrade) == 0
+	})
+	waitUntil(t, "LastError clears", func() bool { return w.LastError() == nil })
+}
+
+// With datasource.WithGoneMeansEmpty, every dataId deleted lifts the rules,
+// as for the file and etcd sources.
+func TestDeletedDataIDsWithGoneMeansEmpty(t *testing.T) {
+	addr := needServer(t)
+	id := testApp(t) + "-flow-rules"
+	publish(t, addr, id, flowJSON("10"))
+	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, id) != "" })
+	w, applied := watch(t, newTestSource(t, addr, nil), datasource.WithGoneMeansEmpty())
+	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{10}) {
+		t.Fatalf("first set %v, want [10]", st.FlowCounts(s))
+	}
+	remove(t, addr, id)
+	waitUntil(t, "an empty set is applied", func() bool {
+		s, n := applied.last()
+		return n >= 2 && s.IsEmpty()
+	})
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v with gone meaning empty, want nil", err)
+	}
+	publish(t, addr, id, flowJSON("20"))
+	waitUntil(t, "the returned dataId applies", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{20})
+	})
 }
 
 func TestStartFailsFastWhenNacosIsDown(t *testing.T) {
@@ -159,6 +195,22 @@ func TestStartFailsFastWhenNacosIsDown(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("Watch took %v to fail", d)
+	}
+}
+
+// With the default timings a Nacos that stops answering is reported within
+// 15 s: the next probe starts within the interval and gives up after the
+// timeout.
+func TestDefaultProbeReportsAnOutageWithin15s(t *testing.T) {
+	c := Config{}.withDefaults()
+	if c.ProbeInterval != DefaultProbeInterval {
+		t.Fatalf("default probe interval %v, want %v", c.ProbeInterval, DefaultProbeInterval)
+	}
+	if bound := c.ProbeInterval + c.Timeout; bound > 15*time.Second {
+		t.Errorf("an outage is reported up to %v after it starts, want at most 15s", bound)
+	}
+	if c := (Config{ProbeInterval: -1}).withDefaults(); c.ProbeInterval >= 0 {
+		t.Errorf("ProbeInterval -1 became %v, want no probe", c.ProbeInterval)
 	}
 }
 
@@ -180,9 +232,14 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 		c.ServerAddrs, c.CacheDir, c.Timeout = []string{"127.0.0.1:1"}, cache, 500*time.Millisecond
 	}
 	offline := newTestSource(t, addr, func(c *Config) { down(c); c.StartFromSnapshot = true })
-	_, fromSnapshot := watch(t, offline)
+	w, fromSnapshot := watch(t, offline)
 	if s, _ := fromSnapshot.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
 		t.Errorf("started on %v from the snapshot, want [12]", st.FlowCounts(s))
+	}
+	// Started on the snapshot, the service still hears that Nacos is down.
+	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	if err := w.LastError(); !strings.Contains(err.Error(), "local snapshot") {
+		t.Errorf("LastError() = %v, want it to say the rules are the local snapshot", err)
 	}
 	strict := newTestSource(t, addr, down)
 	if w, err := datasource.Watch(context.Background(), strict, datasource.WithInitialTimeout(waitTimeout)); err == nil {

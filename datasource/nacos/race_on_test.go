@@ -1,0 +1,6 @@
+//go:build race
+
+package nacos
+
+// raceDetector says the tests run with -race.
+const raceDetector = true
