@@ -120,7 +120,7 @@ func (l *watchLoop) run(ctx context.Context) error {
 		}
 		if err != nil {
 			if !isTimeout(err) {
-				l.fail(ctx, fmt.Errorf("%v: subscription to %s lost: %w", s, l.channelList(), err))
+				l.fail(ctx, fmt.Errorf("%v: subscription to the rules channels lost: %w", s, err))
 				pinged = false
 				if !sleep(ctx, s.cfg.RetryInterval) {
 					return nil
@@ -140,7 +140,10 @@ func (l *watchLoop) run(ctx context.Context) error {
 				continue
 			}
 			if err := sub.Ping(ctx); err != nil {
-				l.fail(ctx, fmt.Errorf("%v: subscription to %s lost: %w", s, l.channelList(), err))
+				l.fail(ctx, fmt.Errorf("%v: sending a PING on the subscription: %w", s, err))
+				if !sleep(ctx, s.cfg.RetryInterval) {
+					return nil
+				}
 				continue
 			}
 			pinged = true
@@ -256,9 +259,6 @@ func (l *watchLoop) fail(ctx context.Context, err error) {
 	datasource.ReportError(ctx, fmt.Errorf("%w (keys %s); the rules in force stay until Redis answers",
 		err, strings.Join(s.allKeys(), ", ")))
 }
-
-// channelList names the source's channels for messages.
-func (l *watchLoop) channelList() string { return strings.Join(l.src.channels, ", ") }
 
 // isTimeout reports whether err is a read that found nothing within its
 // deadline.

@@ -49,7 +49,9 @@ func TestDefaultKeysAndChannels(t *testing.T) {
 func TestInitialReadOfSeveralKinds(t *testing.T) {
 	c := admin(t)
 	app := testApp(t)
-	set := func(kind, content string) { publish(t, c, app+"-"+kind+"-rules", app+"-"+kind+"-rules-channel", content) }
+	set := func(kind, content string) {
+		publish(t, c, app+"-"+kind+"-rules", app+"-"+kind+"-rules-channel", content)
+	}
 	set("flow", flowJSON("5"))
 	set("degrade", `[{"resource":"createOrder","grade":0,"count":200,"timeWindow":10,"minRequestAmount":5,"slowRatioThreshold":0.5,"statIntervalMs":1000}]`)
 	set("authority", `[{"resource":"createOrder","limitApp":"crawler","strategy":1}]`)
