@@ -34,6 +34,10 @@ type Source struct {
 	// base holds the content of each key as last read or written ("" for
 	// a missing one): what Write compares against.
 	base map[string]string
+
+	// beforeExec, when set, runs in Write between the comparison and
+	// MULTI/EXEC: tests change a key there as a concurrent writer would.
+	beforeExec func()
 }
 
 // kindKey is a rule kind with the key that holds it and the channel that

@@ -120,6 +120,9 @@ func (s *Source) writeOnce(ctx context.Context, set rules.Set, want map[string]s
 		if len(todo) == 0 {
 			return nil
 		}
+		if s.beforeExec != nil {
+			s.beforeExec()
+		}
 		_, err = tx.TxPipelined(ctx, func(p goredis.Pipeliner) error {
 			for _, k := range todo {
 				p.Set(ctx, k.key, want[k.key], 0)

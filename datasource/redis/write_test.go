@@ -110,3 +110,51 @@ func TestWriteCompareAndSwapWithTwoWriters(t *testing.T) {
 		t.Fatalf("first writer's stale Write = %v, want ErrConflict", err)
 	}
 }
+
+// TestWriteRefusedByWatchedKeyChange has another writer change the key
+// after Write compared it and before its EXEC: Redis refuses the EXEC
+// (WATCH), and Write reports the conflict or writes again on the fresh
+// content.
+func TestWriteRefusedByWatchedKeyChange(t *testing.T) {
+	c := admin(t)
+	app := testApp(t)
+	key := app + "-flow-rules"
+	publish(t, c, key, key+"-channel", flowJSON("10"))
+	rec := &st.LogRecorder{}
+	src := newTestSource(t, func(cfg *Config) {
+		cfg.Kinds = []rules.Kind{rules.KindFlow}
+		cfg.ConflictRetries = -1
+		cfg.Logger = rec.Logger()
+	})
+	ctx := context.Background()
+	other := 0
+	src.beforeExec = func() {
+		other++
+		publish(t, c, key, key+"-channel", flowJSON(itoa(100+other)))
+	}
+	err := src.Write(ctx, parseFlow(t, flowJSON("20")))
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("Write = %v, want ErrConflict", err)
+	}
+	if got := parseFlow(t, stored(t, c, key)); !got.Equal(parseFlow(t, flowJSON("101"))) {
+		t.Fatalf("stored %+v, want the other writer's rules", got.Flow)
+	}
+
+	// Retried: the other writer changes it once more, then leaves it.
+	src.cfg.ConflictRetries = 3
+	src.beforeExec = func() {
+		if other < 2 {
+			other++
+			publish(t, c, key, key+"-channel", flowJSON(itoa(100+other)))
+		}
+	}
+	if err := src.Write(ctx, parseFlow(t, flowJSON("20"))); err != nil {
+		t.Fatalf("Write with retries: %v", err)
+	}
+	if got := parseFlow(t, stored(t, c, key)); !got.Equal(parseFlow(t, flowJSON("20"))) {
+		t.Fatalf("stored %+v, want the retried write", got.Flow)
+	}
+	if n := len(rec.Records(t, "WARN")); n != 1 {
+		t.Errorf("%d conflict warnings, want 1 (the retried EXEC)", n)
+	}
+}
