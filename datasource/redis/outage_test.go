@@ -140,9 +140,12 @@ func TestIdleSubscriptionIsNoOutage(t *testing.T) {
 	rec := &st.LogRecorder{}
 	w, _ := watch(t, newTestSource(t, func(cfg *Config) {
 		cfg.PingInterval = 50 * time.Millisecond
+		cfg.Timeout = 500 * time.Millisecond
 		cfg.Logger = rec.Logger()
 	}))
-	time.Sleep(time.Second)
+	// Four times the silence an unanswered PING would be taken for an
+	// outage after.
+	time.Sleep(2 * time.Second)
 	if err := w.LastError(); err != nil {
 		t.Errorf("LastError() = %v on an idle healthy server", err)
 	}
