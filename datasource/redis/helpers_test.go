@@ -63,7 +63,7 @@ func admin(t *testing.T) *goredis.Client {
 
 // publish stores content in key and announces it on channel in one
 // MULTI/EXEC, the way Sentinel documents for its Java RedisDataSource.
-func publish(t *testing.T, c *goredis.Client, key, channel, content string) {
+func publish(t testing.TB, c *goredis.Client, key, channel, content string) {
 	t.Helper()
 	ctx := context.Background()
 	_, err := c.TxPipelined(ctx, func(p goredis.Pipeliner) error {
@@ -141,3 +141,23 @@ func flowJSON(count string) string {
 
 // itoa formats a port.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// quiet is a logger that drops everything, for benchmarks.
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// benchServer is requireServer for a benchmark.
+func benchServer(b *testing.B) string {
+	b.Helper()
+	if server == nil {
+		b.Skip(noServer)
+	}
+	return server.addr
+}
+
+// benchClient is a plain client on addr, closed when b ends.
+func benchClient(b *testing.B, addr string) *goredis.Client {
+	c := goredis.NewClient(&goredis.Options{Addr: addr, MaxRetries: -1})
+	b.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
