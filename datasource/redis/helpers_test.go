@@ -160,4 +160,3 @@ func benchClient(b *testing.B, addr string) *goredis.Client {
 	b.Cleanup(func() { _ = c.Close() })
 	return c
 }
-
