@@ -3,11 +3,14 @@ package redis
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
 	"github.com/sentinelgen/sentinelgen/rules"
+	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // parseFlow reads a flow document as Sentinel's JSON.
@@ -156,5 +159,40 @@ func TestWriteRefusedByWatchedKeyChange(t *testing.T) {
 	}
 	if n := len(rec.Records(t, "WARN")); n != 1 {
 		t.Errorf("%d conflict warnings, want 1 (the retried EXEC)", n)
+	}
+}
+
+// Source is what datasource.Watch reads and Persist writes.
+var _ datasource.WritableSource = (*Source)(nil)
+
+func TestPersistWritesRuntimeChangesBackToRedis(t *testing.T) {
+	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
+	c := admin(t)
+	app := testApp(t)
+	key := app + "-flow-rules"
+	publish(t, c, key, key+"-channel", `[{"resource":"redisPersist","grade":1,"count":5}]`)
+	src := newTestSource(t, nil)
+	w := st.StartWatcher(t, src, datasource.WithLogger(testLogger(t)), datasource.WithInitialTimeout(waitTimeout))
+	stop, err := w.Persist(datasource.WithLogger(testLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	if err := runtime.LoadFlowRules([]runtime.FlowRule{{Resource: "redisPersist", Grade: runtime.FlowGradeQPS, Count: 9}}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the change is in Redis", func() bool {
+		s := stored(t, c, key)
+		return s != "" && slices.Equal(st.FlowCounts(parseFlow(t, s)), []float64{9})
+	})
+	waitUntil(t, "the watch has read the write back", func() bool {
+		return slices.Equal(st.FlowCounts(w.Property().Get()), []float64{9})
+	})
+	if got := st.RuntimeCount(t, "redisPersist"); got != 9 {
+		t.Errorf("runtime count %v after the write-back, want 9", got)
+	}
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v", err)
 	}
 }
