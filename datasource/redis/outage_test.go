@@ -26,6 +26,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 	publish(t, c, key, key+"-channel", flowJSON("10"))
 	w, applied := watch(t, newTestSource(t, nil))
 
+	killed := time.Now()
 	server.kill()
 	t.Cleanup(func() {
 		if server.cmd == nil {
@@ -35,7 +36,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 		}
 	})
 	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
-	t.Logf("reported: %v", w.LastError())
+	t.Logf("outage reported %v after the kill: %v", time.Since(killed), w.LastError())
 	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
 		t.Fatalf("flow counts %v during the outage, want the last good [10]", got)
 	}
@@ -43,6 +44,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 	// The change made meanwhile: a snapshot holding the new rules, which
 	// the server loads when it starts again.
 	writeSnapshot(t, key, flowJSON("25"))
+	restarted := time.Now()
 	if err := server.start(); err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +52,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 		s, _ := applied.last()
 		return slices.Equal(st.FlowCounts(s), []float64{25})
 	})
+	t.Logf("change made during the outage applied %v after the restart began", time.Since(restarted))
 	waitUntil(t, "the error is cleared", func() bool { return w.LastError() == nil })
 }
 
@@ -99,9 +102,14 @@ func TestRedisHangsAndResumes(t *testing.T) {
 		cfg.Timeout = 500 * time.Millisecond
 	}))
 
+	waitUntil(t, "the source is subscribed", func() bool {
+		n, err := c.PubSubNumSub(context.Background(), key+"-channel").Result()
+		return err == nil && n[key+"-channel"] == 1
+	})
 	if err := server.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	stopped := time.Now()
 	resumed := false
 	resume := func() {
 		if !resumed {
@@ -113,6 +121,7 @@ func TestRedisHangsAndResumes(t *testing.T) {
 	}
 	t.Cleanup(resume)
 	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
+	t.Logf("hang reported %v after SIGSTOP", time.Since(stopped))
 	if err := w.LastError(); !strings.Contains(err.Error(), "PING") {
 		t.Errorf("LastError() = %v, want the unanswered PING", err)
 	}

@@ -199,3 +199,25 @@ func TestStartFailsFastWhenRedisIsDown(t *testing.T) {
 		t.Errorf("Watch took %v to fail", d)
 	}
 }
+
+func TestBurstOfPublishesLastOneWins(t *testing.T) {
+	c := admin(t)
+	app := testApp(t)
+	key, ch := app+"-flow-rules", app+"-flow-rules-channel"
+	publish(t, c, key, ch, flowJSON("1"))
+	w, _ := watch(t, newTestSource(t, nil))
+	for i := 2; i <= 100; i++ {
+		publish(t, c, key, ch, flowJSON(itoa(i)))
+	}
+	waitUntil(t, "the last publish is in force", func() bool {
+		return slices.Equal(st.FlowCounts(w.Property().Get()), []float64{100})
+	})
+	// Nothing arrives after the last one to undo it.
+	time.Sleep(200 * time.Millisecond)
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{100}) {
+		t.Errorf("flow counts %v after the burst settled, want [100]", got)
+	}
+	if err := w.LastError(); err != nil {
+		t.Errorf("LastError() = %v", err)
+	}
+}
