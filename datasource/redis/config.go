@@ -9,8 +9,20 @@ import (
 
 // Config says where a Source finds its rules and how it talks to Redis.
 type Config struct {
-	// Addr is the Redis server, "host:port". Required.
+	// Addr is the Redis server, "host:port". Required unless
+	// SentinelAddrs is set.
 	Addr string
+	// SentinelAddrs, when set, are Redis Sentinel servers ("host:port")
+	// that name the master of MasterName; the source follows the master
+	// they name, as Sentinel's Java RedisConnectionConfig does with
+	// withRedisSentinel and withSentinelMasterId. Addr is then ignored.
+	SentinelAddrs []string
+	// MasterName is the name the sentinels monitor the master under;
+	// required with SentinelAddrs.
+	MasterName string
+	// SentinelPassword signs in to the sentinels when they have a
+	// password of their own.
+	SentinelPassword string
 	// Username and Password sign in (AUTH); Username is for Redis 6 ACL
 	// users, empty for the default user.
 	Username, Password string

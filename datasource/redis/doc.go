@@ -34,6 +34,9 @@
 // again on every message (see Source.Watch), so it follows writers that
 // publish the rules as well as writers that publish only a notice.
 //
+// Behind Redis Sentinel, Config.SentinelAddrs and Config.MasterName take
+// the place of Config.Addr.
+//
 // It is a module of its own so that the main module does not depend on the
 // Redis client.
 package redis

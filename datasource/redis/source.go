@@ -52,11 +52,22 @@ type kindKey struct {
 // client. It does not contact Redis: the first Watch or Write does.
 func NewSource(cfg Config) (*Source, error) {
 	cfg = cfg.withDefaults()
-	if cfg.Addr == "" {
+	switch {
+	case len(cfg.SentinelAddrs) > 0:
+		if cfg.MasterName == "" {
+			return nil, errors.New("redis: Config.SentinelAddrs without Config.MasterName")
+		}
+		for _, a := range cfg.SentinelAddrs {
+			if _, _, err := net.SplitHostPort(a); err != nil {
+				return nil, fmt.Errorf("redis: sentinel address %q: want host:port: %w", a, err)
+			}
+		}
+	case cfg.Addr == "":
 		return nil, errors.New("redis: Config.Addr is empty")
-	}
-	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
-		return nil, fmt.Errorf("redis: address %q: want host:port: %w", cfg.Addr, err)
+	default:
+		if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+			return nil, fmt.Errorf("redis: address %q: want host:port: %w", cfg.Addr, err)
+		}
 	}
 	var kinds []kindKey
 	seen := map[string]bool{}
@@ -93,7 +104,27 @@ func NewSource(cfg Config) (*Source, error) {
 	if len(kinds) == 0 {
 		return nil, errors.New("redis: no key to read")
 	}
-	client := goredis.NewClient(&goredis.Options{
+	return &Source{client: newClient(cfg), cfg: cfg, kinds: kinds, channels: channels, base: map[string]string{}}, nil
+}
+
+// newClient is the client cfg describes: on one server, or on the master
+// the sentinels name.
+func newClient(cfg Config) *goredis.Client {
+	if len(cfg.SentinelAddrs) > 0 {
+		return goredis.NewFailoverClient(&goredis.FailoverOptions{
+			MasterName:       cfg.MasterName,
+			SentinelAddrs:    cfg.SentinelAddrs,
+			SentinelPassword: cfg.SentinelPassword,
+			Username:         cfg.Username,
+			Password:         cfg.Password,
+			DB:               cfg.DB,
+			DialTimeout:      cfg.Timeout,
+			ReadTimeout:      cfg.Timeout,
+			WriteTimeout:     cfg.Timeout,
+			MaxRetries:       -1,
+		})
+	}
+	return goredis.NewClient(&goredis.Options{
 		Addr:         cfg.Addr,
 		Username:     cfg.Username,
 		Password:     cfg.Password,
@@ -105,12 +136,16 @@ func NewSource(cfg Config) (*Source, error) {
 		// failure; the client's retries would only hide them.
 		MaxRetries: -1,
 	})
-	return &Source{client: client, cfg: cfg, kinds: kinds, channels: channels, base: map[string]string{}}, nil
 }
 
-// String names the source in logs and errors: "redis:127.0.0.1:6379/0/orders-*".
+// String names the source in logs and errors: "redis:127.0.0.1:6379/0/orders-*",
+// or "redis:sentinel/mymaster/0/orders-*" through Redis Sentinel.
 func (s *Source) String() string {
-	name := fmt.Sprintf("redis:%s/%d", s.cfg.Addr, s.cfg.DB)
+	addr := s.cfg.Addr
+	if len(s.cfg.SentinelAddrs) > 0 {
+		addr = "sentinel/" + s.cfg.MasterName
+	}
+	name := fmt.Sprintf("redis:%s/%d", addr, s.cfg.DB)
 	if s.cfg.App != "" {
 		return name + "/" + s.cfg.App + "-*"
 	}
