@@ -51,6 +51,13 @@ type Config struct {
 	// RetryInterval is the wait between attempts after a failed read or a
 	// lost subscription; zero means 1 s.
 	RetryInterval time.Duration
+	// KeyspaceEvents makes the source also subscribe to the keyspace
+	// notifications of its keys ("__keyspace@<DB>__:<key>"), so that a
+	// writer that only SETs or DELs a key, without publishing, is followed
+	// too. The server must send them (notify-keyspace-events with K, and $
+	// and g for SET and DEL), and an ACL user needs access to those
+	// channels.
+	KeyspaceEvents bool
 	// ConflictRetries is how many times Write tries again on the content
 	// read afresh after a compare-and-swap conflict; zero means 3,
 	// negative means never.

@@ -160,3 +160,13 @@ func benchClient(b *testing.B, addr string) *goredis.Client {
 	b.Cleanup(func() { _ = c.Close() })
 	return c
 }
+
+// waitSubscribed waits until one client subscribes to channel, so that what
+// the test does next is not read by the source's first full read instead.
+func waitSubscribed(t *testing.T, c *goredis.Client, channel string) {
+	t.Helper()
+	waitUntil(t, "the source subscribes to "+channel, func() bool {
+		n, err := c.PubSubNumSub(context.Background(), channel).Result()
+		return err == nil && n[channel] == 1
+	})
+}

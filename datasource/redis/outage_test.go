@@ -102,10 +102,7 @@ func TestRedisHangsAndResumes(t *testing.T) {
 		cfg.Timeout = 500 * time.Millisecond
 	}))
 
-	waitUntil(t, "the source is subscribed", func() bool {
-		n, err := c.PubSubNumSub(context.Background(), key+"-channel").Result()
-		return err == nil && n[key+"-channel"] == 1
-	})
+	waitSubscribed(t, c, key+"-channel")
 	if err := server.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,8 @@ type Source struct {
 	// kinds are the kinds read, each with its key and channel, in
 	// SupportedKinds order.
 	kinds []kindKey
-	// channels are the distinct channels of kinds.
+	// channels are the distinct channels of kinds, then their keyspace
+	// channels under Config.KeyspaceEvents.
 	channels []string
 
 	watching atomic.Bool
@@ -46,6 +47,9 @@ type kindKey struct {
 	kind    rules.Kind
 	key     string
 	channel string
+	// keyspace is the key's keyspace notification channel; "" without
+	// Config.KeyspaceEvents.
+	keyspace string
 }
 
 // NewSource returns a source for the keys cfg names, with its own Redis
@@ -95,10 +99,20 @@ func NewSource(cfg Config) (*Source, error) {
 				return nil, fmt.Errorf("redis: %s and %s rules both in key %q: each kind needs its own key", other.kind, k, key)
 			}
 		}
-		kinds = append(kinds, kindKey{kind: k, key: key, channel: ch})
+		kk := kindKey{kind: k, key: key, channel: ch}
+		if cfg.KeyspaceEvents {
+			kk.keyspace = fmt.Sprintf("__keyspace@%d__:%s", cfg.DB, key)
+		}
+		kinds = append(kinds, kk)
 		if !seen[ch] {
 			seen[ch] = true
 			channels = append(channels, ch)
+		}
+	}
+	for _, k := range kinds {
+		if k.keyspace != "" && !seen[k.keyspace] {
+			seen[k.keyspace] = true
+			channels = append(channels, k.keyspace)
 		}
 	}
 	if len(kinds) == 0 {

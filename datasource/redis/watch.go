@@ -28,7 +28,8 @@ import (
 // than the rules; a burst of messages costs one read each and ends on the
 // key's last value. Each time the subscription is made again after it was
 // lost, every key is read again, so a change made while it was down is not
-// lost.
+// lost. With Config.KeyspaceEvents a keyspace notification of a key makes
+// it read again as well.
 //
 // A missing key is no document of its kind. When every key the last push
 // had is gone, the source reports datasource.ErrGone instead of pushing an
@@ -173,8 +174,13 @@ func (l *watchLoop) onMessage(ctx context.Context, m *goredis.Message) {
 		return
 	}
 	var keys []string
+	announced := false // m came on a rules channel, not a keyspace one
 	for _, k := range s.kinds {
-		if k.channel == m.Channel {
+		switch m.Channel {
+		case k.channel:
+			announced = true
+			keys = append(keys, k.key)
+		case k.keyspace:
 			keys = append(keys, k.key)
 		}
 	}
@@ -187,7 +193,7 @@ func (l *watchLoop) onMessage(ctx context.Context, m *goredis.Message) {
 		l.fail(ctx, err)
 		return
 	}
-	if len(keys) == 1 && got[keys[0]] != m.Payload {
+	if announced && len(keys) == 1 && got[keys[0]] != m.Payload {
 		s.cfg.Logger.Debug("redis message differs from its key; applying the key, as a restart would",
 			"source", s.String(), "channel", m.Channel, "key", keys[0])
 	}

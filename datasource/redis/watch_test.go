@@ -221,3 +221,38 @@ func TestBurstOfPublishesLastOneWins(t *testing.T) {
 		t.Errorf("LastError() = %v", err)
 	}
 }
+
+func TestKeyspaceEventsFollowWritersThatDoNotPublish(t *testing.T) {
+	c := admin(t)
+	ctx := context.Background()
+	if err := c.ConfigSet(ctx, "notify-keyspace-events", "K$g").Err(); err != nil {
+		t.Fatalf("CONFIG SET notify-keyspace-events: %v", err)
+	}
+	t.Cleanup(func() { _ = c.ConfigSet(context.Background(), "notify-keyspace-events", "").Err() })
+	app := testApp(t)
+	flow, degrade := app+"-flow-rules", app+"-degrade-rules"
+	publish(t, c, flow, flow+"-channel", flowJSON("10"))
+	publish(t, c, degrade, degrade+"-channel", `[{"resource":"createOrder","grade":2,"count":3,"timeWindow":5}]`)
+	_, applied := watch(t, newTestSource(t, func(cfg *Config) { cfg.KeyspaceEvents = true }))
+	waitSubscribed(t, c, flow+"-channel")
+	// Let the full read that follows the subscription end first, so the
+	// SET below can only reach the source as an event.
+	time.Sleep(100 * time.Millisecond)
+
+	// A plain SET, announced on no rules channel.
+	if err := c.Set(ctx, flow, flowJSON("11"), 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the SET is applied", func() bool {
+		s, _ := applied.last()
+		return slices.Equal(st.FlowCounts(s), []float64{11})
+	})
+	// A plain DEL.
+	if err := c.Del(ctx, degrade).Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the DEL is applied", func() bool {
+		s, _ := applied.last()
+		return len(s.Degrade) == 0 && len(s.Flow) == 1
+	})
+}
