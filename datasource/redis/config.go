@@ -35,8 +35,8 @@ type Config struct {
 	// DefaultKey(App, kind). The empty string leaves a kind out.
 	Keys map[rules.Kind]string
 	// Channels overrides the pub/sub channel of a kind; a kind not in the
-	// map uses DefaultChannel(App, kind), or the key's name with
-	// ChannelSuffix when Keys names its key.
+	// map (or mapped to "") uses its key's name followed by ChannelSuffix,
+	// which is DefaultChannel(App, kind) for a default key.
 	Channels map[rules.Kind]string
 	// Kinds limits the kinds read and written; empty means all of
 	// SupportedKinds.

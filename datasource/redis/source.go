@@ -21,7 +21,7 @@ type Source struct {
 	client *goredis.Client
 	cfg    Config
 	// kinds are the kinds read, each with its key and channel, in
-	// SupportedKinds order.
+	// Config.Kinds order.
 	kinds []kindKey
 	// channels are the distinct channels of kinds, then their keyspace
 	// channels under Config.KeyspaceEvents.
