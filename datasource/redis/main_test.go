@@ -26,7 +26,15 @@ func TestMain(m *testing.M) {
 	os.Exit(runWithServer(m))
 }
 
+// quietLogger drops go-redis's own log lines: tests that stop Redis would
+// otherwise print one per failed dial. The source reports through its
+// slog.Logger and datasource.ReportError, which the tests inspect.
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
 func runWithServer(m *testing.M) int {
+	goredis.SetLogger(quietLogger{})
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		noServer = fmt.Sprintf("redis-server not found: %v", err)
