@@ -69,6 +69,7 @@ func startJava(t *testing.T, key, channel string) *javaService {
 		t.Fatal(err)
 	}
 	cmd.Stderr = t.Output()
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -96,6 +96,7 @@ func (s *redisServer) startIn(dir string, port int) (*exec.Cmd, error) {
 	cmd := exec.Command(s.bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning",
 		"--dir", dir, "--dbfilename", "dump.rdb", "--logfile", filepath.Join(dir, "redis-"+strconv.Itoa(port)+".log"))
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting redis-server: %w", err)
 	}

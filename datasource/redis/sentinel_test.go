@@ -37,6 +37,7 @@ func startSentinel(t *testing.T) string {
 	}
 	cmd := exec.Command(server.bin, conf, "--sentinel", "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--daemonize", "no", "--loglevel", "warning", "--dir", dir, "--logfile", filepath.Join(dir, "sentinel.log"))
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,8 @@ func TestWriteSetsAndPublishesOnlyTheKindsThatDiffer(t *testing.T) {
 
 	// A subscriber of the channel gets the rules in the message, as Java's
 	// RedisDataSource expects.
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
 	sub := c.Subscribe(ctx, flow+"-channel", degrade+"-channel")
 	defer sub.Close()
 	if _, err := sub.Receive(ctx); err != nil {
