@@ -202,25 +202,46 @@ func document(k kindKey, content string) rules.Document {
 	return rules.Document{Name: docName(k.key), Data: []byte(content), Format: rules.FormatJSON, Kind: k.kind}
 }
 
-// readKeys fetches the content of keys in one MGET, so they are read at one
-// moment; "" for a missing key. The read is bounded by Config.Timeout.
+// readKeys fetches the content of keys with one GET each in one MULTI/EXEC,
+// so they are read at one moment; "" for a missing key. A key that holds
+// something other than a string (which MGET would show as missing) is an
+// error naming it. The read is bounded by Config.Timeout.
 func (s *Source) readKeys(ctx context.Context, keys []string) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	vals, err := s.client.MGet(ctx, keys...).Result()
-	if err != nil {
+	var cmds []*goredis.StringCmd
+	_, err := s.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		cmds = getAll(ctx, p, keys)
+		return nil
+	})
+	return s.contents(keys, cmds, err)
+}
+
+// getAll queues a GET of each key on p.
+func getAll(ctx context.Context, p goredis.Pipeliner, keys []string) []*goredis.StringCmd {
+	cmds := make([]*goredis.StringCmd, len(keys))
+	for i, k := range keys {
+		cmds[i] = p.Get(ctx, k)
+	}
+	return cmds
+}
+
+// contents is what the GETs of keys answered, err being what running them
+// returned: each key's content, "" for a missing one; or the first error,
+// naming its key when it is that key's own (a key of another type).
+func (s *Source) contents(keys []string, cmds []*goredis.StringCmd, err error) (map[string]string, error) {
+	for i, cmd := range cmds {
+		var rerr goredis.Error
+		if cerr := cmd.Err(); cerr != nil && cerr != goredis.Nil && errors.As(cerr, &rerr) {
+			return nil, fmt.Errorf("%v: reading key %s: %w", s, keys[i], cerr)
+		}
+	}
+	if err != nil && err != goredis.Nil || len(cmds) != len(keys) {
 		return nil, fmt.Errorf("%v: reading key %s: %w", s, strings.Join(keys, ", "), err)
 	}
 	out := make(map[string]string, len(keys))
-	for i, v := range vals {
-		switch v := v.(type) {
-		case nil:
-			out[keys[i]] = ""
-		case string:
-			out[keys[i]] = v
-		default:
-			return nil, fmt.Errorf("%v: reading key %s: unexpected reply %T", s, keys[i], v)
-		}
+	for i, cmd := range cmds {
+		out[keys[i]] = cmd.Val()
 	}
 	return out, nil
 }

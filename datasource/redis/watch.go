@@ -15,8 +15,8 @@ import (
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
-// Watch implements datasource.Source. It reads every key (one MGET bounded
-// by Config.Timeout), pushes the documents present, subscribes to every
+// Watch implements datasource.Source. It reads every key (one GET each in
+// one MULTI/EXEC, bounded by Config.Timeout), pushes the documents present, subscribes to every
 // channel, then pushes the full set again after every change a channel
 // announces, until ctx ends; it then returns nil.
 //
@@ -31,7 +31,8 @@ import (
 // lost. With Config.KeyspaceEvents a keyspace notification of a key makes
 // it read again as well.
 //
-// A missing key is no document of its kind. When every key the last push
+// A missing key is no document of its kind; a key that holds something
+// other than a string is a failure naming it. When every key the last push
 // had is gone, the source reports datasource.ErrGone instead of pushing an
 // empty set. A failed read, a lost subscription or a server that stops
 // answering is reported with datasource.ReportError naming the keys, once

@@ -256,3 +256,34 @@ func TestKeyspaceEventsFollowWritersThatDoNotPublish(t *testing.T) {
 		return len(s.Degrade) == 0 && len(s.Flow) == 1
 	})
 }
+
+func TestKeyOfAnotherTypeKeepsTheLastGoodRules(t *testing.T) {
+	c := admin(t)
+	ctx := context.Background()
+	app := testApp(t)
+	key, ch := app+"-flow-rules", app+"-flow-rules-channel"
+	publish(t, c, key, ch, flowJSON("10"))
+	w, _ := watch(t, newTestSource(t, nil))
+
+	// A hash where the rules were: not "no rules", an error naming the key.
+	if err := c.Del(ctx, key).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.HSet(ctx, key, "count", "20").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Publish(ctx, ch, "changed").Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the key is reported", func() bool { return w.LastError() != nil })
+	if err := w.LastError(); !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "WRONGTYPE") {
+		t.Errorf("LastError() = %v, want WRONGTYPE naming %s", err, key)
+	}
+	if got := st.FlowCounts(w.Property().Get()); !slices.Equal(got, []float64{10}) {
+		t.Errorf("flow counts %v, want the last good [10]", got)
+	}
+	publish(t, c, key, ch, flowJSON("30")) // SET replaces the hash
+	waitUntil(t, "the fixed key is applied", func() bool {
+		return slices.Equal(st.FlowCounts(w.Property().Get()), []float64{30}) && w.LastError() == nil
+	})
+}

@@ -89,18 +89,20 @@ func (s *Source) writeOnce(ctx context.Context, set rules.Set, want map[string]s
 	defer cancel()
 	var written map[string]string
 	err := s.client.Watch(ctx, func(tx *goredis.Tx) error {
-		vals, err := tx.MGet(ctx, keys...).Result()
+		var cmds []*goredis.StringCmd
+		_, err := tx.Pipelined(ctx, func(p goredis.Pipeliner) error {
+			cmds = getAll(ctx, p, keys)
+			return nil
+		})
+		cur, err := s.contents(keys, cmds, err)
 		if err != nil {
-			return fmt.Errorf("%v: reading key %s: %w", s, strings.Join(keys, ", "), err)
+			return err
 		}
-		cur := make(map[string]string, len(keys))
 		var changed []string
 		s.mu.Lock()
-		for i, v := range vals {
-			str, _ := v.(string)
-			cur[keys[i]] = str
-			if base, ok := s.base[keys[i]]; ok && base != str {
-				changed = append(changed, keys[i])
+		for _, k := range keys {
+			if base, ok := s.base[k]; ok && base != cur[k] {
+				changed = append(changed, k)
 			}
 		}
 		s.mu.Unlock()
