@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -72,33 +73,13 @@ const ChannelSuffix = "-channel"
 
 // SupportedKinds are the rule kinds a Source keeps in Redis, each in its own
 // key with its own channel.
-func SupportedKinds() []rules.Kind {
-	return []rules.Kind{rules.KindFlow, rules.KindDegrade, rules.KindParamFlow, rules.KindSystem,
-		rules.KindAuthority, rules.KindGatewayFlow, rules.KindAPIGroup}
-}
-
-// suffixes are the key suffixes of each kind: the dataId suffixes of
-// Sentinel's Nacos conventions (see the package doc).
-var suffixes = map[rules.Kind]string{
-	rules.KindFlow:        "-flow-rules",
-	rules.KindDegrade:     "-degrade-rules",
-	rules.KindParamFlow:   "-param-rules",
-	rules.KindSystem:      "-system-rules",
-	rules.KindAuthority:   "-authority-rules",
-	rules.KindGatewayFlow: "-gw-flow-rules",
-	rules.KindAPIGroup:    "-gw-api-group-rules",
-}
+func SupportedKinds() []rules.Kind { return datasource.DocumentKinds() }
 
 // DefaultKey is the key that holds the rules of kind for app by default:
 // app + "-flow-rules" and so on, the names Sentinel's dashboard gives the
-// Nacos dataIds (see the package doc); "" for a kind not kept in Redis.
-func DefaultKey(app string, kind rules.Kind) string {
-	s, ok := suffixes[kind]
-	if !ok {
-		return ""
-	}
-	return app + s
-}
+// Nacos dataIds (datasource.DocumentName; see the package doc); "" for a
+// kind not kept in Redis.
+func DefaultKey(app string, kind rules.Kind) string { return datasource.DocumentName(app, kind) }
 
 // DefaultChannel is the channel that announces changes of the rules of kind
 // for app by default: DefaultKey + ChannelSuffix; "" for a kind not kept in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,7 +78,7 @@ func NewSource(cfg Config) (*Source, error) {
 	seen := map[string]bool{}
 	var channels []string
 	for _, k := range cfg.Kinds {
-		if _, ok := suffixes[k]; !ok {
+		if !slices.Contains(SupportedKinds(), k) {
 			return nil, fmt.Errorf("redis: rule kind %q is not kept in Redis (want one of %v)", k, SupportedKinds())
 		}
 		key, ok := cfg.Keys[k]
