@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure redis-server, etcd and ZooKeeper are installed, for the tests
-# that run against real servers (cluster/redis, datasource/etcd,
-# datasource/zookeeper), and Java with curl
-# for the tests against Java Sentinel and its dashboard. Each of those tests
+# that run against real servers (cluster/redis, datasource/redis,
+# datasource/etcd, datasource/zookeeper, internal/rulestore), and Java with
+# curl for the tests against Java Sentinel, its token server, its dashboard
+# and Nacos (../shared/nacos). Each of those tests
 # starts its own server on 127.0.0.1 (free ports, temporary data) and stops
 # it; this script only installs the Debian packages when a binary is missing,
 # then stops the system services the packages may start, so that nothing but

@@ -1,7 +1,8 @@
 // Package javaharness builds the Maven projects that the Java comparison
 // tests run (conformance/java, conformance/transport-java,
-// conformance/zookeeper-java): each packages a jar and writes its
-// dependency classpath to target/classpath.txt.
+// conformance/cluster-java, conformance/zookeeper-java,
+// conformance/redis-java): each packages a jar and writes its dependency
+// classpath to target/classpath.txt.
 package javaharness
 
 import (
