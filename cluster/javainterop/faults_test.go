@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/cluster/tokenclient"
+	"github.com/sentinelgen/sentinelgen/cluster/tokenserver"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -25,7 +26,7 @@ type serverProcess struct {
 	pid   int
 }
 
-func (s *serverProcess) signal(t *testing.T, sig syscall.Signal) {
+func (s *serverProcess) signal(t testing.TB, sig syscall.Signal) {
 	t.Helper()
 	if err := syscall.Kill(s.pid, sig); err != nil {
 		t.Fatalf("%s: signal %v: %v", s.name, sig, err)
@@ -34,8 +35,8 @@ func (s *serverProcess) signal(t *testing.T, sig syscall.Signal) {
 
 // goServerProcess runs the test binary as a Go token server (goServer) on
 // 127.0.0.1:port.
-func goServerProcess(t *testing.T, port int, rules []runtime.FlowRule) *serverProcess {
-	cfg, err := json.Marshal(serverConfig{Listen: "127.0.0.1:" + strconv.Itoa(port), Namespace: namespace, Rules: rules})
+func goServerProcess(t testing.TB, port int, rules []runtime.FlowRule, flow tokenserver.FlowConfig) *serverProcess {
+	cfg, err := json.Marshal(serverConfig{Listen: "127.0.0.1:" + strconv.Itoa(port), Namespace: namespace, Rules: rules, Flow: flow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +68,20 @@ func goServerProcess(t *testing.T, port int, rules []runtime.FlowRule) *serverPr
 	return s
 }
 
-// javaServerProcess runs Java's token server on 127.0.0.1:port.
-func javaServerProcess(t *testing.T, port int, rulesJSON string) *serverProcess {
+// javaServerProcess runs Java's token server on 127.0.0.1:port; flowJSON,
+// when not empty, is its flow config.
+func javaServerProcess(t testing.TB, port int, rulesJSON, flowJSON string) *serverProcess {
 	s := &serverProcess{name: "java server", addr: "127.0.0.1:" + strconv.Itoa(port)}
 	s.start = func() int {
 		p := startJava(t, "server", strconv.Itoa(port))
 		p.expect("started", 60*time.Second)
 		if got := p.do("rules %s %s", namespace, rulesJSON); got != "ok" {
 			t.Fatalf("java server rules: %s", got)
+		}
+		if flowJSON != "" {
+			if got := p.do("flowconfig %s", flowJSON); got != "ok" {
+				t.Fatalf("java server flow config: %s", got)
+			}
 		}
 		return p.cmd.Process.Pid
 	}
@@ -109,8 +116,8 @@ func TestServerFaultsUnderLoad(t *testing.T) {
 	rule := runtime.FlowRule{Resource: "faults.createOrder", Grade: runtime.FlowGradeQPS, Count: 1e6, ClusterMode: true,
 		ClusterConfig: runtime.ClusterConfig{FlowID: 101, ThresholdType: runtime.Global, FallbackToLocalWhenFail: true}}
 	servers := []*serverProcess{
-		goServerProcess(t, freePort(t), []runtime.FlowRule{rule}),
-		javaServerProcess(t, freePort(t), `[{"resource":"faults.createOrder","count":1000000,"clusterMode":true,"clusterConfig":{"flowId":101,"thresholdType":1}}]`),
+		goServerProcess(t, freePort(t), []runtime.FlowRule{rule}, tokenserver.FlowConfig{}),
+		javaServerProcess(t, freePort(t), `[{"resource":"faults.createOrder","count":1000000,"clusterMode":true,"clusterConfig":{"flowId":101,"thresholdType":1}}]`, ""),
 	}
 	if err := runtime.LoadFlowRules([]runtime.FlowRule{rule}); err != nil {
 		t.Fatal(err)
@@ -174,7 +181,7 @@ func TestServerFaultsUnderLoad(t *testing.T) {
 }
 
 // waitConnected waits for c to be connected.
-func waitConnected(t *testing.T, c *tokenclient.Client, within time.Duration) time.Duration {
+func waitConnected(t testing.TB, c *tokenclient.Client, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for !c.Connected() {

@@ -26,7 +26,7 @@ var (
 // java returns the command line that runs the harness's main class,
 // building the Maven project first when needed. Without java or Maven the
 // test skips, or fails when CI requires it.
-func java(t *testing.T) []string {
+func java(t testing.TB) []string {
 	t.Helper()
 	buildOnce.Do(func() {
 		if buildErr = javaharness.LookTools(); buildErr != nil {
@@ -62,7 +62,7 @@ func java(t *testing.T) []string {
 // process is a running harness: commands go to its stdin, answers come
 // back one line each.
 type process struct {
-	t     *testing.T
+	t     testing.TB
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan string
@@ -71,7 +71,7 @@ type process struct {
 }
 
 // startJava runs the harness with args, killing it by PID when t ends.
-func startJava(t *testing.T, args ...string) *process {
+func startJava(t testing.TB, args ...string) *process {
 	t.Helper()
 	line := append(append([]string(nil), java(t)...), args...)
 	cmd := exec.Command(line[0], line[1:]...)
@@ -154,7 +154,7 @@ func (p *process) do(format string, args ...any) string {
 }
 
 // freePort returns a free port on 127.0.0.1.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -174,7 +174,7 @@ const answerDelay = time.Millisecond
 
 // delayingProxy forwards connections to target, delaying what the server
 // sends back by answerDelay.
-func delayingProxy(t *testing.T, target string) string {
+func delayingProxy(t testing.TB, target string) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -43,6 +43,7 @@ type serverConfig struct {
 	Namespace  string
 	Rules      []runtime.FlowRule
 	ParamRules []runtime.ParamFlowRule
+	Flow       tokenserver.FlowConfig
 }
 
 // goServer is a Go token server in a process of its own, so that a test
@@ -53,7 +54,7 @@ func goServer() error {
 	if err := json.Unmarshal([]byte(os.Getenv(serverEnv)), &cfg); err != nil {
 		return err
 	}
-	s, err := tokenserver.New(tokenserver.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := tokenserver.New(tokenserver.Config{Flow: cfg.Flow, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		return err
 	}

@@ -141,3 +141,32 @@ func TestTokenProtocolAgainstJava(t *testing.T) {
 		}
 	}
 }
+
+// A client that names a namespace the server does not serve is answered
+// all the same, as Java's server answers it (it does not check the
+// namespace), but is not counted among the namespace's clients: an
+// AVG_LOCAL rule of "orders" has no budget while no client of "orders" is
+// connected.
+func TestUnknownNamespace(t *testing.T) {
+	want := []answer{"0 4 0", "1 0 0"}
+	for name, addr := range map[string]func() string{
+		"java server": func() string { return startJavaServer(t) },
+		"go server":   func() string { return startGoServer(t) },
+	} {
+		c, err := tokenclient.New(tokenclient.Config{Addr: addr(), Namespace: "nobody", RequestTimeout: 2 * time.Second, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitConnected(t, c, 20*time.Second)
+		time.Sleep(100 * time.Millisecond) // the PING goes first
+		var got []answer
+		for _, id := range []int64{101, 102} {
+			a := c.Request(id, 1, false)
+			got = append(got, answer(fmt.Sprintf("%d %d %d", a.Status, a.Remaining, a.WaitMs)))
+		}
+		c.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s answered a client of namespace nobody %v, want %v", name, got, want)
+		}
+	}
+}

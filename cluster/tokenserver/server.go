@@ -34,6 +34,10 @@ import (
 // DefaultPort is the port Sentinel's token server listens on.
 const DefaultPort = 18730
 
+// writeTimeout bounds a write of answers to a client that does not read
+// them (from the last time the idle deadline was set).
+const writeTimeout = 5 * time.Second
+
 // DefaultIdleTimeout is how long a connection may send nothing before the
 // server closes it (Sentinel's idleSeconds).
 const DefaultIdleTimeout = 600 * time.Second
@@ -251,10 +255,20 @@ func (c *conn) serve() {
 	defer c.s.wg.Done()
 	defer c.close()
 	in := bufio.NewReader(c.nc)
+	// Answers are written to out and flushed once no request is left in
+	// in's buffer: a client with many calls in flight gets their answers
+	// in one write rather than one each.
+	out := bufio.NewWriterSize(c.nc, 16<<10)
 	buf := make([]byte, tokenwire.MaxPayload)
 	var w tokenwire.Writer
+	// The idle deadline is moved on at most once a second: setting it
+	// costs a timer update, and the idle timeout is minutes.
+	var deadlineSet time.Time
 	for {
-		c.nc.SetReadDeadline(time.Now().Add(c.s.cfg.IdleTimeout))
+		if now := time.Now(); now.Sub(deadlineSet) > time.Second {
+			c.nc.SetReadDeadline(now.Add(c.s.cfg.IdleTimeout))
+			deadlineSet = now
+		}
 		payload, err := tokenwire.ReadFrame(in, buf)
 		if err != nil {
 			var ne net.Error
@@ -279,11 +293,14 @@ func (c *conn) serve() {
 			c.s.log.Warn("token server: cannot answer", "client", c.addr, "err", err)
 			return
 		}
-		if frame == nil {
+		if frame != nil {
+			out.Write(frame) // an error shows in Flush
+		}
+		if in.Buffered() > 0 || out.Buffered() == 0 {
 			continue
 		}
-		c.nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
-		if _, err := c.nc.Write(frame); err != nil {
+		c.nc.SetWriteDeadline(deadlineSet.Add(writeTimeout))
+		if err := out.Flush(); err != nil {
 			c.s.log.Warn("token server: writing to a client", "client", c.addr, "err", err)
 			return
 		}
