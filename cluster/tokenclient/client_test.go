@@ -217,3 +217,21 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// A connection silent for longer than the server's write timeout
+// (instances that start together, then wait) is answered at once when it
+// speaks again.
+func TestAnswersAfterASilence(t *testing.T) {
+	t.Parallel()
+	_, addr := startServer(t, "", rule(17, 100, runtime.Global))
+	c := newClient(t, addr, time.Second)
+	waitConnected(t, c, 5*time.Second)
+	r := rule(17, 100, runtime.Global)
+	if s := c.RequestToken(&r, 1, false).Status; s != runtime.TokenOK {
+		t.Fatalf("before the silence: %v", s)
+	}
+	time.Sleep(6 * time.Second)
+	if s := c.RequestToken(&r, 1, false).Status; s != runtime.TokenOK || !c.Connected() {
+		t.Fatalf("after 6 s of silence: %v, connected %v", s, c.Connected())
+	}
+}

@@ -20,61 +20,101 @@ const DefaultNamespace = "default"
 // are checked first: on an error nothing changes, and the error names each
 // rule refused by index.
 func (s *Server) LoadFlowRules(ns string, rules []runtime.FlowRule) error {
-	if ns == "" {
-		return errors.New("tokenserver: load flow rules: empty namespace")
-	}
-	var errs []error
-	seen := map[int64]int{}
-	var kept []runtime.FlowRule
-	for i, r := range rules {
-		if !r.ClusterMode {
-			continue
-		}
-		id := r.ClusterConfig.FlowID
-		switch {
-		case id <= 0:
-			errs = append(errs, fmt.Errorf("rule %d (%s): clusterConfig.flowId %d must be > 0", i, r.Resource, id))
-			continue
-		case r.Count < 0:
-			errs = append(errs, fmt.Errorf("rule %d (%s): count %v must be >= 0", i, r.Resource, r.Count))
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			errs = append(errs, fmt.Errorf("rule %d (%s): flowId %d is also rule %d's", i, r.Resource, id, j))
-			continue
-		}
-		seen[id] = i
-		kept = append(kept, r)
+	facts := func(r runtime.FlowRule) ruleFacts {
+		return ruleFacts{r.ClusterMode, r.ClusterConfig.FlowID, r.Resource, r.Count}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	budgets := *s.budgets.Load()
-	for _, r := range kept {
-		if b, ok := budgets[r.ClusterConfig.FlowID]; ok && b.namespace.name != ns {
-			errs = append(errs, fmt.Errorf("flowId %d (%s) is in force in namespace %q already", r.ClusterConfig.FlowID, r.Resource, b.namespace.name))
+	next, err := replaceBudgets(s, ns, "flow", rules, facts, *s.budgets.Load(),
+		func(b *budget) *namespace { return b.namespace },
+		func(old *budget, r runtime.FlowRule) bool { return sameBudget(old.rule, r) },
+		func(r runtime.FlowRule, space *namespace) *budget {
+			return &budget{rule: r, namespace: space, win: newWindow(DefaultSampleCount, windowOf(r))}
+		})
+	if err != nil {
+		return err
+	}
+	s.budgets.Store(&next)
+	s.rules[ns] = append([]runtime.FlowRule(nil), rulesOf(rules, facts)...)
+	return nil
+}
+
+// ruleFacts are what loading reads of a flow or hot-parameter rule.
+type ruleFacts struct {
+	cluster  bool
+	flowID   int64
+	resource string
+	count    float64
+}
+
+// rulesOf is the rules in cluster mode.
+func rulesOf[R any](rules []R, facts func(R) ruleFacts) []R {
+	var out []R
+	for _, r := range rules {
+		if facts(r).cluster {
+			out = append(out, r)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("tokenserver: flow rules of namespace %q refused, the rules in force stay:\n%w", ns, err)
+	return out
+}
+
+// replaceBudgets returns current with namespace ns's budgets replaced by
+// those of rules (what names their kind in errors): only rules in cluster
+// mode count, each needs a flowId > 0 unique in rules and not in force in
+// another namespace, and a count >= 0; a budget whose rule keep says is
+// unchanged is kept, with its statistics; others are built. On any error
+// nothing is returned but the error, naming each rule refused by index.
+// s.mu is held.
+func replaceBudgets[R any, B any](s *Server, ns, what string, rules []R, facts func(R) ruleFacts, current map[int64]B,
+	nsOf func(B) *namespace, keep func(B, R) bool, build func(R, *namespace) B) (map[int64]B, error) {
+	if ns == "" {
+		return nil, fmt.Errorf("tokenserver: load %s rules: empty namespace", what)
 	}
-	next := make(map[int64]*budget, len(budgets))
-	for id, b := range budgets {
-		if b.namespace.name != ns {
+	var errs []error
+	seen := map[int64]int{}
+	var kept []R
+	for i, r := range rules {
+		f := facts(r)
+		switch {
+		case !f.cluster:
+			continue
+		case f.flowID <= 0:
+			errs = append(errs, fmt.Errorf("%s rule %d (%s): clusterConfig.flowId %d must be > 0", what, i, f.resource, f.flowID))
+			continue
+		case f.count < 0:
+			errs = append(errs, fmt.Errorf("%s rule %d (%s): count %v must be >= 0", what, i, f.resource, f.count))
+			continue
+		}
+		if j, dup := seen[f.flowID]; dup {
+			errs = append(errs, fmt.Errorf("%s rule %d (%s): flowId %d is also %s rule %d's", what, i, f.resource, f.flowID, what, j))
+			continue
+		}
+		if b, ok := current[f.flowID]; ok && nsOf(b).name != ns {
+			errs = append(errs, fmt.Errorf("%s flowId %d (%s) is in force in namespace %q already", what, f.flowID, f.resource, nsOf(b).name))
+			continue
+		}
+		seen[f.flowID] = i
+		kept = append(kept, r)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("tokenserver: %s rules of namespace %q refused, the rules in force stay:\n%w", what, ns, err)
+	}
+	next := make(map[int64]B, len(current))
+	for id, b := range current {
+		if nsOf(b).name != ns {
 			next[id] = b
 		}
 	}
 	space := s.namespaceLocked(ns)
 	for _, r := range kept {
-		id := r.ClusterConfig.FlowID
-		if old, ok := budgets[id]; ok && sameBudget(old.rule, r) {
+		id := facts(r).flowID
+		if old, ok := current[id]; ok && keep(old, r) {
 			next[id] = old
 			continue
 		}
-		next[id] = &budget{rule: r, namespace: space, win: newWindow(DefaultSampleCount, windowOf(r))}
+		next[id] = build(r, space)
 	}
-	s.budgets.Store(&next)
-	s.rules[ns] = append([]runtime.FlowRule(nil), kept...)
-	return nil
+	return next, nil
 }
 
 // windowOf is a rule's cluster window in milliseconds.
@@ -124,57 +164,17 @@ func (s *Server) namespaceLocked(ns string) *namespace {
 // with a flowId unique among the server's param rules; on an error nothing
 // changes. A budget whose rule is unchanged keeps its statistics.
 func (s *Server) LoadParamFlowRules(ns string, rules []runtime.ParamFlowRule) error {
-	if ns == "" {
-		return errors.New("tokenserver: load param flow rules: empty namespace")
-	}
-	var errs []error
-	seen := map[int64]int{}
-	var kept []runtime.ParamFlowRule
-	for i, r := range rules {
-		if !r.ClusterMode {
-			continue
-		}
-		id := r.ClusterConfig.FlowID
-		switch {
-		case id <= 0:
-			errs = append(errs, fmt.Errorf("param rule %d (%s): clusterConfig.flowId %d must be > 0", i, r.Resource, id))
-			continue
-		case r.Count < 0:
-			errs = append(errs, fmt.Errorf("param rule %d (%s): count %v must be >= 0", i, r.Resource, r.Count))
-			continue
-		}
-		if j, dup := seen[id]; dup {
-			errs = append(errs, fmt.Errorf("param rule %d (%s): flowId %d is also param rule %d's", i, r.Resource, id, j))
-			continue
-		}
-		seen[id] = i
-		kept = append(kept, r)
+	facts := func(r runtime.ParamFlowRule) ruleFacts {
+		return ruleFacts{r.ClusterMode, r.ClusterConfig.FlowID, r.Resource, r.Count}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	budgets := *s.paramBudgets.Load()
-	for _, r := range kept {
-		if b, ok := budgets[r.ClusterConfig.FlowID]; ok && b.namespace.name != ns {
-			errs = append(errs, fmt.Errorf("param flowId %d (%s) is in force in namespace %q already", r.ClusterConfig.FlowID, r.Resource, b.namespace.name))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("tokenserver: param flow rules of namespace %q refused, the rules in force stay:\n%w", ns, err)
-	}
-	next := make(map[int64]*paramBudget, len(budgets))
-	for id, b := range budgets {
-		if b.namespace.name != ns {
-			next[id] = b
-		}
-	}
-	space := s.namespaceLocked(ns)
-	for _, r := range kept {
-		id := r.ClusterConfig.FlowID
-		if old, ok := budgets[id]; ok && reflect.DeepEqual(old.rule, r) {
-			next[id] = old
-			continue
-		}
-		next[id] = newParamBudget(r, space)
+	next, err := replaceBudgets(s, ns, "param flow", rules, facts, *s.paramBudgets.Load(),
+		func(b *paramBudget) *namespace { return b.namespace },
+		func(old *paramBudget, r runtime.ParamFlowRule) bool { return reflect.DeepEqual(old.rule, r) },
+		newParamBudget)
+	if err != nil {
+		return err
 	}
 	s.paramBudgets.Store(&next)
 	return nil

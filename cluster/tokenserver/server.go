@@ -35,7 +35,7 @@ import (
 const DefaultPort = 18730
 
 // writeTimeout bounds a write of answers to a client that does not read
-// them (from the last time the idle deadline was set).
+// them.
 const writeTimeout = 5 * time.Second
 
 // DefaultIdleTimeout is how long a connection may send nothing before the
@@ -261,14 +261,20 @@ func (c *conn) serve() {
 	out := bufio.NewWriterSize(c.nc, 16<<10)
 	buf := make([]byte, tokenwire.MaxPayload)
 	var w tokenwire.Writer
-	// The idle deadline is moved on at most once a second: setting it
-	// costs a timer update, and the idle timeout is minutes.
-	var deadlineSet time.Time
-	for {
-		if now := time.Now(); now.Sub(deadlineSet) > time.Second {
+	// The deadlines are moved on at most once a second: setting one costs a
+	// timer update, and they are seconds (writes) and minutes (idleness)
+	// away. They are checked before a read blocks and before a write, since
+	// a read may have waited long.
+	var deadlinesSet time.Time
+	refresh := func() {
+		if now := time.Now(); now.Sub(deadlinesSet) > time.Second {
 			c.nc.SetReadDeadline(now.Add(c.s.cfg.IdleTimeout))
-			deadlineSet = now
+			c.nc.SetWriteDeadline(now.Add(writeTimeout))
+			deadlinesSet = now
 		}
+	}
+	for {
+		refresh()
 		payload, err := tokenwire.ReadFrame(in, buf)
 		if err != nil {
 			var ne net.Error
@@ -299,7 +305,7 @@ func (c *conn) serve() {
 		if in.Buffered() > 0 || out.Buffered() == 0 {
 			continue
 		}
-		c.nc.SetWriteDeadline(deadlineSet.Add(writeTimeout))
+		refresh()
 		if err := out.Flush(); err != nil {
 			c.s.log.Warn("token server: writing to a client", "client", c.addr, "err", err)
 			return

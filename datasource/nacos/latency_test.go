@@ -32,7 +32,7 @@ func TestLastOfABurstOfPublishesWins(t *testing.T) {
 		return slices.Equal(st.FlowCounts(w.Property().Get()), []float64{n + 1})
 	})
 	lag := time.Since(last)
-	_, sets := applied.last()
+	_, sets := applied.Last()
 	t.Logf("%d publishes in %v; the last in force %v after it (%d sets applied)", n, last.Sub(start).Round(time.Millisecond),
 		lag.Round(time.Millisecond), sets)
 	// And it stays: no older publish arrives after it.

@@ -62,7 +62,7 @@ func TestInitialReadOfSeveralKinds(t *testing.T) {
 		return true
 	})
 	_, applied := watch(t, newTestSource(t, addr, nil))
-	set, n := applied.last()
+	set, n := applied.Last()
 	if n != 1 || len(set.Flow) != 1 || len(set.Degrade) != 1 || len(set.Authority) != 1 || len(set.System) != 1 {
 		t.Fatalf("first push %+v (%d applied), want one rule of each of the six kinds", set, n)
 	}
@@ -114,7 +114,7 @@ func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
 	}
 	publish(t, addr, id, flowJSON("30"))
 	waitUntil(t, "the fixed publish is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 }
@@ -127,14 +127,14 @@ func TestDeletedDataIDs(t *testing.T) {
 	publish(t, addr, degrade, `[{"resource":"createOrder","grade":2,"count":3,"timeWindow":5}]`)
 	waitUntil(t, "both dataIds are readable", func() bool { return stored(t, addr, flow) != "" && stored(t, addr, degrade) != "" })
 	w, applied := watch(t, newTestSource(t, addr, nil))
-	if s, _ := applied.last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
+	if s, _ := applied.Last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
 		t.Fatalf("first set %+v, want one flow and one degrade rule", s)
 	}
 
 	// One kind's dataId deleted: no rules of that kind, the others stay.
 	remove(t, addr, flow)
 	waitUntil(t, "the flow rules are lifted", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return len(s.Flow) == 0 && len(s.Degrade) == 1
 	})
 
@@ -148,7 +148,7 @@ func TestDeletedDataIDs(t *testing.T) {
 	// A dataId published again applies and clears the report.
 	publish(t, addr, flow, flowJSON("30"))
 	waitUntil(t, "the returned dataId applies", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30}) && len(s.Degrade) == 0
 	})
 	waitUntil(t, "LastError clears", func() bool { return w.LastError() == nil })
@@ -162,12 +162,12 @@ func TestDeletedDataIDsWithGoneMeansEmpty(t *testing.T) {
 	publish(t, addr, id, flowJSON("10"))
 	waitUntil(t, "the dataId is readable", func() bool { return stored(t, addr, id) != "" })
 	w, applied := watch(t, newTestSource(t, addr, nil), datasource.WithGoneMeansEmpty())
-	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{10}) {
+	if s, _ := applied.Last(); !slices.Equal(st.FlowCounts(s), []float64{10}) {
 		t.Fatalf("first set %v, want [10]", st.FlowCounts(s))
 	}
 	remove(t, addr, id)
 	waitUntil(t, "an empty set is applied", func() bool {
-		s, n := applied.last()
+		s, n := applied.Last()
 		return n >= 2 && s.IsEmpty()
 	})
 	if err := w.LastError(); err != nil {
@@ -175,7 +175,7 @@ func TestDeletedDataIDsWithGoneMeansEmpty(t *testing.T) {
 	}
 	publish(t, addr, id, flowJSON("20"))
 	waitUntil(t, "the returned dataId applies", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{20})
 	})
 }
@@ -222,7 +222,7 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	cache := sdkDir(t)
 	online := newTestSource(t, addr, func(c *Config) { c.CacheDir = cache })
 	_, applied := watch(t, online)
-	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
+	if s, _ := applied.Last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
 		t.Fatalf("online read %v, want [12]", st.FlowCounts(s))
 	}
 
@@ -233,7 +233,7 @@ func TestStartFromSnapshotWhenNacosIsDown(t *testing.T) {
 	}
 	offline := newTestSource(t, addr, func(c *Config) { down(c); c.StartFromSnapshot = true })
 	w, fromSnapshot := watch(t, offline)
-	if s, _ := fromSnapshot.last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
+	if s, _ := fromSnapshot.Last(); !slices.Equal(st.FlowCounts(s), []float64{12}) {
 		t.Errorf("started on %v from the snapshot, want [12]", st.FlowCounts(s))
 	}
 	// Started on the snapshot, the service still hears that Nacos is down.

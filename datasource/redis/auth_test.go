@@ -33,7 +33,7 @@ func TestUserPasswordAndDB(t *testing.T) {
 		cfg.Username, cfg.Password, cfg.DB = user, "s3cret", 3
 		cfg.Kinds = []rules.Kind{rules.KindFlow}
 	}))
-	if s, _ := applied.last(); len(s.Flow) != 1 || s.Flow[0].Count != 12 {
+	if s, _ := applied.Last(); len(s.Flow) != 1 || s.Flow[0].Count != 12 {
 		t.Fatalf("read %+v from DB 3, want the flow rule of count 12", s.Flow)
 	}
 

@@ -5,14 +5,12 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 	"github.com/sentinelgen/sentinelgen/datasource"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
-	"github.com/sentinelgen/sentinelgen/rules"
 )
 
 // waitTimeout bounds every wait for something the tests expect; a publish
@@ -89,37 +87,11 @@ func stored(t *testing.T, c *goredis.Client, key string) string {
 	return v
 }
 
-// appliedSets records every set a Watcher hands its applier.
-type appliedSets struct {
-	mu   sync.Mutex
-	sets []rules.Set
-}
-
-func (a *appliedSets) apply(s rules.Set) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.sets = append(a.sets, s)
-	return nil
-}
-
-// last is the set applied last and how many were.
-func (a *appliedSets) last() (rules.Set, int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.sets) == 0 {
-		return rules.Set{}, 0
-	}
-	return a.sets[len(a.sets)-1], len(a.sets)
-}
-
 // watch runs datasource.Watch on src with a capturing applier until the
 // test ends.
-func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) (*datasource.Watcher, *appliedSets) {
+func watch(t *testing.T, src datasource.Source, opts ...datasource.WatchOption) (*datasource.Watcher, *st.AppliedSets) {
 	t.Helper()
-	applied := &appliedSets{}
-	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.apply), datasource.WithLogger(testLogger(t)),
-		datasource.WithInitialTimeout(waitTimeout)}, opts...)
-	return st.StartWatcher(t, src, opts...), applied
+	return st.WatchApplied(t, src, testLogger(t), waitTimeout, opts...)
 }
 
 // waitUntil polls cond until it holds, failing the test after waitTimeout.

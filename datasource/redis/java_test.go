@@ -189,7 +189,7 @@ func TestJavaAndGoShareAKey(t *testing.T) {
 		return sameFlow(rs, []javaFlowRule{{"createOrder", 1, 33}})
 	})
 	waitUntil(t, "Go applies Java's write", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return sameFlow(flowOf(t, s), []javaFlowRule{{"createOrder", 1, 33}})
 	})
 	if err := w.LastError(); err != nil {

@@ -49,7 +49,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the change made during the outage is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{25})
 	})
 	t.Logf("change made during the outage applied %v after the restart began", time.Since(restarted))
@@ -133,7 +133,7 @@ func TestRedisHangsAndResumes(t *testing.T) {
 	waitUntil(t, "the error is cleared", func() bool { return w.LastError() == nil })
 	publish(t, c, key, key+"-channel", flowJSON("15"))
 	waitUntil(t, "a change after the server resumed is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{15})
 	})
 }

@@ -73,7 +73,7 @@ func TestThroughRedisSentinel(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 	w, applied := watch(t, src)
-	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{6}) {
+	if s, _ := applied.Last(); !slices.Equal(st.FlowCounts(s), []float64{6}) {
 		t.Fatalf("first set %v, want [6]", st.FlowCounts(s))
 	}
 	publish(t, c, key, ch, flowJSON("8"))

@@ -60,7 +60,7 @@ func TestInitialReadOfSeveralKinds(t *testing.T) {
 	set("gw-flow", `[{"resource":"orders-api","resourceMode":1,"grade":1,"count":5}]`)
 
 	_, applied := watch(t, newTestSource(t, nil))
-	got, n := applied.last()
+	got, n := applied.Last()
 	if n != 1 || len(got.Flow) != 1 || len(got.Degrade) != 1 || len(got.Authority) != 1 || len(got.System) != 1 {
 		t.Fatalf("first push %+v (%d applied), want one rule of each of the six kinds", got, n)
 	}
@@ -108,7 +108,7 @@ func TestMessageMakesTheKeyReadAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the key's rules are applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{40})
 	})
 }
@@ -130,7 +130,7 @@ func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
 	}
 	publish(t, c, key, ch, flowJSON("30"))
 	waitUntil(t, "the fixed publish is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 }
@@ -142,7 +142,7 @@ func TestDeletedKeys(t *testing.T) {
 	publish(t, c, flow, flow+"-channel", flowJSON("10"))
 	publish(t, c, degrade, degrade+"-channel", `[{"resource":"createOrder","grade":2,"count":3,"timeWindow":5}]`)
 	w, applied := watch(t, newTestSource(t, nil))
-	if s, _ := applied.last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
+	if s, _ := applied.Last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
 		t.Fatalf("first set %+v, want one flow and one degrade rule", s)
 	}
 	remove := func(key string) {
@@ -159,7 +159,7 @@ func TestDeletedKeys(t *testing.T) {
 	// One kind's key deleted: no rules of that kind, the others stay.
 	remove(flow)
 	waitUntil(t, "the flow rules are lifted", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return len(s.Flow) == 0 && len(s.Degrade) == 1
 	})
 
@@ -244,7 +244,7 @@ func TestKeyspaceEventsFollowWritersThatDoNotPublish(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the SET is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{11})
 	})
 	// A plain DEL.
@@ -252,7 +252,7 @@ func TestKeyspaceEventsFollowWritersThatDoNotPublish(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the DEL is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return len(s.Degrade) == 0 && len(s.Flow) == 1
 	})
 }

@@ -22,7 +22,7 @@ func TestServerStoppedAndRestarted(t *testing.T) {
 	path := DefaultPath("", testApp(t), rules.KindFlow)
 	put(t, client(t, srv.Addr), path, flowJSON("10"))
 	w, applied := watch(t, newTestSource(t, proxy.Addr(), nil))
-	if s, _ := applied.last(); !slices.Equal(st.FlowCounts(s), []float64{10}) {
+	if s, _ := applied.Last(); !slices.Equal(st.FlowCounts(s), []float64{10}) {
 		t.Fatalf("first set %v, want [10]", st.FlowCounts(s))
 	}
 
@@ -44,7 +44,7 @@ func TestServerStoppedAndRestarted(t *testing.T) {
 	proxy.Restore()
 
 	waitUntil(t, "the change made meanwhile is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{20})
 	})
 	waitUntil(t, "the outage is cleared", func() bool { return w.LastError() == nil })
@@ -52,7 +52,7 @@ func TestServerStoppedAndRestarted(t *testing.T) {
 	// The watch is armed again: a later change is applied too.
 	put(t, client(t, srv.Addr), path, flowJSON("30"))
 	waitUntil(t, "a later change is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 }
@@ -78,7 +78,7 @@ func TestSessionExpiry(t *testing.T) {
 	proxy.Restore()
 
 	waitUntil(t, "the change made meanwhile is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{20})
 	})
 	if conn.SessionID() == session {
@@ -86,7 +86,7 @@ func TestSessionExpiry(t *testing.T) {
 	}
 	put(t, c, path, flowJSON("30"))
 	waitUntil(t, "a change on the new session is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 	if err := w.LastError(); err != nil {
@@ -132,7 +132,7 @@ func TestServerFrozen(t *testing.T) {
 	srv.Thaw()
 	put(t, client(t, srv.Addr), path, flowJSON("20"))
 	waitUntil(t, "a change after the thaw is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{20})
 	})
 	waitUntil(t, "the outage is cleared", func() bool { return w.LastError() == nil })

@@ -143,7 +143,7 @@ func TestJavaAndGoShareANode(t *testing.T) {
 	java := startJava(t, addr, path)
 	src := newTestSource(t, addr, func(c *Config) { c.Kinds = []rules.Kind{rules.KindFlow} })
 	w, applied := watch(t, src)
-	if s, n := applied.last(); n != 1 || !s.IsEmpty() || w.LastError() != nil {
+	if s, n := applied.Last(); n != 1 || !s.IsEmpty() || w.LastError() != nil {
 		t.Fatalf("Go read %+v (%d sets, LastError %v) from the node Java created, want one empty set", s, n, w.LastError())
 	}
 
@@ -161,10 +161,10 @@ func TestJavaAndGoShareANode(t *testing.T) {
 	fmt.Fprintln(java.stdin, `write [{"resource":"createOrder","grade":1,"count":77,"limitApp":"default","strategy":0,"controlBehavior":0}]`)
 	java.expect(t, func(l string) bool { return l == "written" })
 	waitUntil(t, "Java's write is applied by Go", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{77})
 	})
-	if s, _ := applied.last(); s.Flow[0].Resource != "createOrder" || s.Flow[0].Grade != runtime.FlowGradeQPS {
+	if s, _ := applied.Last(); s.Flow[0].Resource != "createOrder" || s.Flow[0].Grade != runtime.FlowGradeQPS {
 		t.Errorf("Go read %+v from Java's write", s.Flow[0])
 	}
 	java.rulesWith(t, 77)

@@ -67,7 +67,7 @@ func TestInitialReadOfSeveralKinds(t *testing.T) {
 	put(t, c, DefaultPath("", app, rules.KindParamFlow), "")
 
 	w, applied := watch(t, newTestSource(t, addr, nil))
-	set, n := applied.last()
+	set, n := applied.Last()
 	if n != 1 || len(set.Flow) != 1 || len(set.Degrade) != 1 || len(set.Authority) != 1 || len(set.System) != 1 {
 		t.Fatalf("first push %+v (%d applied), want one rule of each of the six kinds", set, n)
 	}
@@ -119,7 +119,7 @@ func TestBrokenJSONKeepsTheLastGoodRules(t *testing.T) {
 	}
 	put(t, c, path, flowJSON("30"))
 	waitUntil(t, "the fixed content is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{30})
 	})
 }
@@ -132,14 +132,14 @@ func TestDeletedNodes(t *testing.T) {
 	put(t, c, flow, flowJSON("10"))
 	put(t, c, degrade, `[{"resource":"createOrder","grade":2,"count":3,"timeWindow":5}]`)
 	w, applied := watch(t, newTestSource(t, addr, nil))
-	if s, _ := applied.last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
+	if s, _ := applied.Last(); len(s.Flow) != 1 || len(s.Degrade) != 1 {
 		t.Fatalf("first set %+v, want one flow and one degrade rule", s)
 	}
 
 	// One kind's node deleted: no rules of that kind, the others stay.
 	remove(t, c, flow)
 	waitUntil(t, "the flow rules are lifted", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return len(s.Flow) == 0 && len(s.Degrade) == 1
 	})
 
@@ -153,7 +153,7 @@ func TestDeletedNodes(t *testing.T) {
 	// A node created again is applied: the existence watch was armed.
 	put(t, c, flow, flowJSON("40"))
 	waitUntil(t, "the node created again is applied", func() bool {
-		s, _ := applied.last()
+		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{40})
 	})
 }

@@ -2,7 +2,10 @@ package sourcetest
 
 import (
 	"context"
+	"log/slog"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/rules"
@@ -49,4 +52,40 @@ func RuntimeCount(t testing.TB, resource string) float64 {
 		t.Fatalf("%d flow rules for %s in force, want 1", len(counts), resource)
 	}
 	return counts[0]
+}
+
+// AppliedSets records every set a Watcher hands its applier, in place of
+// the runtime, whose rules are global to the process.
+type AppliedSets struct {
+	mu   sync.Mutex
+	sets []rules.Set
+}
+
+// Apply records s; it is the watcher's applier.
+func (a *AppliedSets) Apply(s rules.Set) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sets = append(a.sets, s)
+	return nil
+}
+
+// Last is the set applied last and how many were.
+func (a *AppliedSets) Last() (rules.Set, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.sets) == 0 {
+		return rules.Set{}, 0
+	}
+	return a.sets[len(a.sets)-1], len(a.sets)
+}
+
+// WatchApplied runs datasource.Watch on src until the test ends, with an
+// AppliedSets as its applier, logging to logger and waiting up to timeout
+// for the first update; opts come after those.
+func WatchApplied(t testing.TB, src datasource.Source, logger *slog.Logger, timeout time.Duration, opts ...datasource.WatchOption) (*datasource.Watcher, *AppliedSets) {
+	t.Helper()
+	applied := &AppliedSets{}
+	opts = append([]datasource.WatchOption{datasource.WithApplier(applied.Apply), datasource.WithLogger(logger),
+		datasource.WithInitialTimeout(timeout)}, opts...)
+	return StartWatcher(t, src, opts...), applied
 }
