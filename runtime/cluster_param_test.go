@@ -16,7 +16,7 @@ type fakeParamTokenService struct {
 	values [][]ParamValue
 }
 
-func (s *fakeParamTokenService) RequestParamToken(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenResult {
+func (s *fakeParamTokenService) RequestParamToken(rule *ParamFlowRule, acquire int64, arg ParamArg) TokenResult {
 	var vs []ParamValue
 	for i := range arg.Len() {
 		vs = append(vs, arg.Value(i))

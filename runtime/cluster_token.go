@@ -142,10 +142,11 @@ func (f *flowCheck) askCluster(acquire int64, prioritized bool) (v verdict, deci
 // allocate when avoidable, be safe for concurrent use.
 //
 // arg is the call's argument at the rule's index: one value, or the
-// elements of a slice (Len and Value read them). It and rule are only
+// elements of a slice (Len and Value read them). It is passed by value so
+// that the caller's arguments stay on its stack; it and rule are only
 // valid during the call.
 type ParamTokenService interface {
-	RequestParamToken(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenResult
+	RequestParamToken(rule *ParamFlowRule, acquire int64, arg ParamArg) TokenResult
 }
 
 // askParamCluster asks the installed token service for a param rule's
@@ -160,5 +161,5 @@ func askParamCluster(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenSta
 	if !ok {
 		return TokenFail
 	}
-	return svc.RequestParamToken(rule, acquire, arg).Status
+	return svc.RequestParamToken(rule, acquire, *arg).Status
 }

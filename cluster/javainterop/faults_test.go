@@ -35,8 +35,8 @@ func (s *serverProcess) signal(t testing.TB, sig syscall.Signal) {
 
 // goServerProcess runs the test binary as a Go token server (goServer) on
 // 127.0.0.1:port.
-func goServerProcess(t testing.TB, port int, rules []runtime.FlowRule, flow tokenserver.FlowConfig) *serverProcess {
-	cfg, err := json.Marshal(serverConfig{Listen: "127.0.0.1:" + strconv.Itoa(port), Namespace: namespace, Rules: rules, Flow: flow})
+func goServerProcess(t testing.TB, port int, rules []runtime.FlowRule, flow tokenserver.FlowConfig, paramRules ...runtime.ParamFlowRule) *serverProcess {
+	cfg, err := json.Marshal(serverConfig{Listen: "127.0.0.1:" + strconv.Itoa(port), Namespace: namespace, Rules: rules, Flow: flow, ParamRules: paramRules})
 	if err != nil {
 		t.Fatal(err)
 	}

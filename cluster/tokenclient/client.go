@@ -193,11 +193,11 @@ func (c *Client) RequestParam(flowID int64, acquire int32, arg *runtime.ParamArg
 // every width of a number as one value, Java's server only values of the
 // same Java type. An argument whose values do not fit one frame is
 // answered TokenFail (so checked locally).
-func (c *Client) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg *runtime.ParamArg) runtime.TokenResult {
+func (c *Client) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg runtime.ParamArg) runtime.TokenResult {
 	if acquire > 1<<31-1 {
 		return runtime.TokenResult{Status: runtime.TokenBadRequest}
 	}
-	a := c.call(rule.ClusterConfig.FlowID, int32(acquire), false, arg)
+	a := c.call(rule.ClusterConfig.FlowID, int32(acquire), false, &arg)
 	return runtime.TokenResult{Status: a.Status, WaitMs: int64(a.WaitMs)}
 }
 

@@ -234,7 +234,7 @@ func (e embedded) RequestToken(rule *runtime.FlowRule, acquire int64, prioritize
 }
 
 // RequestParamToken decides a hot-parameter rule of the embedding service.
-func (e embedded) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg *runtime.ParamArg) runtime.TokenResult {
+func (e embedded) RequestParamToken(rule *runtime.ParamFlowRule, acquire int64, arg runtime.ParamArg) runtime.TokenResult {
 	params := make([]tokenwire.Param, 0, arg.Len())
 	for i := range arg.Len() {
 		params = append(params, tokenwire.FromValue(arg.Value(i)))

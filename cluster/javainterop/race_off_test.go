@@ -1,0 +1,5 @@
+//go:build !race
+
+package javainterop
+
+const raceEnabled = false
