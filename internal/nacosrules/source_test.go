@@ -321,12 +321,16 @@ func TestWriteCreateIsCompareAndSwap(t *testing.T) {
 // dataIds, and the rules in force stay.
 func TestWatchReportsOutageAndKeepsRules(t *testing.T) {
 	server := nacostest.Start(t)
-	c, _ := nacosapi.New(server.Addr, nacosapi.Options{Timeout: time.Second})
+	// A server just started may take seconds over its first writes on a
+	// busy machine: the setup waits for them; the source then reads with a
+	// short timeout, so the outage shows soon.
+	setup, _ := nacosapi.New(server.Addr, nacosapi.Options{Timeout: 20 * time.Second})
 	log := &syncBuffer{}
-	f := &fixture{t: t, client: c, app: "outage", log: log}
-	f.src = f.newSource()
+	f := &fixture{t: t, client: setup, app: "outage", log: log}
 	f.publish(rules.KindFlow, flowJSON("5"))
 	waitUntil(t, "the flow dataId is readable", func() bool { return f.stored(rules.KindFlow) != "" })
+	f.client, _ = nacosapi.New(server.Addr, nacosapi.Options{Timeout: time.Second})
+	f.src = f.newSource()
 	w, a := f.watch(f.src)
 	server.Stop(t)
 	waitUntil(t, "the outage is reported", func() bool { return w.LastError() != nil })
