@@ -1,16 +1,11 @@
 package javainterop
 
 import (
-	"fmt"
-	"net"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/sentinelgen/sentinelgen/cluster/tokenclient"
-	"github.com/sentinelgen/sentinelgen/cluster/tokenserver"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -54,61 +49,20 @@ func goArg(t *testing.T, values string) runtime.ParamArg {
 	return runtime.StringsArg(strs)
 }
 
-func startGoParamServer(t *testing.T) string {
-	t.Helper()
-	s, err := tokenserver.New(tokenserver.Config{Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.LoadParamFlowRules(namespace, goParamRules()); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(l)
-	t.Cleanup(func() { s.Close() })
-	return l.Addr().String()
-}
-
-func startJavaParamServer(t *testing.T) string {
-	t.Helper()
-	port := freePort(t)
-	p := startJava(t, "server", strconv.Itoa(port))
-	p.expect("started", 60*time.Second)
-	if got := p.do("paramrules %s %s", namespace, paramRulesJSON); got != "ok" {
-		t.Fatalf("loading the Java server's param rules: %s", got)
-	}
-	return "127.0.0.1:" + strconv.Itoa(port)
-}
-
 func askParamsWithGoClient(t *testing.T, addr string) []answer {
 	t.Helper()
-	c, err := tokenclient.New(tokenclient.Config{Addr: addr, Namespace: namespace, RequestTimeout: 2 * time.Second, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	for deadline := time.Now().Add(20 * time.Second); !c.Connected(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("Go client not connected")
-		}
-	}
+	c := goClient(t, addr)
 	var out []answer
 	for _, v := range paramSequence {
 		arg := goArg(t, v)
-		a := c.RequestParam(111, 1, &arg)
-		out = append(out, answer(fmt.Sprintf("%d %d %d", a.Status, a.Remaining, a.WaitMs)))
+		out = append(out, goAnswer(c.RequestParam(111, 1, &arg)))
 	}
 	return out
 }
 
 func askParamsWithJavaClient(t *testing.T, addr string) []answer {
 	t.Helper()
-	host, port, _ := net.SplitHostPort(delayingProxy(t, addr))
-	p := startJava(t, "client", host, port, namespace, "2000")
-	p.expect("connected", 60*time.Second)
+	p := javaClient(t, addr)
 	var out []answer
 	for _, v := range paramSequence {
 		out = append(out, answer(p.do("param 111 1 %s", v)))
@@ -123,10 +77,10 @@ func TestParamTokensAgainstJava(t *testing.T) {
 		name string
 		ask  func() []answer
 	}{
-		{"java client, java server", func() []answer { return askParamsWithJavaClient(t, startJavaParamServer(t)) }},
-		{"go client, java server", func() []answer { return askParamsWithGoClient(t, startJavaParamServer(t)) }},
-		{"java client, go server", func() []answer { return askParamsWithJavaClient(t, startGoParamServer(t)) }},
-		{"go client, go server", func() []answer { return askParamsWithGoClient(t, startGoParamServer(t)) }},
+		{"java client, java server", func() []answer { return askParamsWithJavaClient(t, startJavaServer(t)) }},
+		{"go client, java server", func() []answer { return askParamsWithGoClient(t, startJavaServer(t)) }},
+		{"java client, go server", func() []answer { return askParamsWithJavaClient(t, startGoServer(t)) }},
+		{"go client, go server", func() []answer { return askParamsWithGoClient(t, startGoServer(t)) }},
 	}
 	for _, p := range pairs {
 		if got := p.ask(); !slices.Equal(got, paramWant) {

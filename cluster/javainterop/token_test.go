@@ -52,6 +52,9 @@ var sequence = []request{
 // answer is a response as "STATUS REMAINING WAIT".
 type answer string
 
+// startGoServer runs a Go token server in the test's process with the flow
+// rules (goRules) and the hot-parameter rules (goParamRules) the Java
+// server gets.
 func startGoServer(t *testing.T) string {
 	t.Helper()
 	s, err := tokenserver.New(tokenserver.Config{Logger: quiet})
@@ -59,6 +62,9 @@ func startGoServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if err := s.LoadFlowRules(namespace, goRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadParamFlowRules(namespace, goParamRules()); err != nil {
 		t.Fatal(err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -70,6 +76,8 @@ func startGoServer(t *testing.T) string {
 	return l.Addr().String()
 }
 
+// startJavaServer runs Java's token server with the flow rules (rulesJSON)
+// and the hot-parameter rules (paramRulesJSON).
 func startJavaServer(t *testing.T) string {
 	t.Helper()
 	port := freePort(t)
@@ -78,29 +86,48 @@ func startJavaServer(t *testing.T) string {
 	if got := p.do("rules %s %s", namespace, rulesJSON); got != "ok" {
 		t.Fatalf("loading the Java server's rules: %s", got)
 	}
+	if got := p.do("paramrules %s %s", namespace, paramRulesJSON); got != "ok" {
+		t.Fatalf("loading the Java server's param rules: %s", got)
+	}
 	return "127.0.0.1:" + strconv.Itoa(port)
 }
 
-// askWithGoClient sends the sequence through the Go client.
-func askWithGoClient(t *testing.T, addr string) []answer {
+// goClient is a Go client of addr, connected and counted by the server.
+func goClient(t *testing.T, addr string) *tokenclient.Client {
 	t.Helper()
 	c, err := tokenclient.New(tokenclient.Config{Addr: addr, Namespace: namespace, RequestTimeout: 2 * time.Second, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	deadline := time.Now().Add(20 * time.Second)
-	for !c.Connected() {
-		if time.Now().After(deadline) {
-			t.Fatal("Go client not connected")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	t.Cleanup(func() { c.Close() })
+	waitConnected(t, c, 20*time.Second)
 	time.Sleep(100 * time.Millisecond) // the PING, which counts the client, goes first
+	return c
+}
+
+// javaClient is Java's client of addr, through delayingProxy (see
+// answerDelay), connected.
+func javaClient(t *testing.T, addr string) *process {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(delayingProxy(t, addr))
+	p := startJava(t, "client", host, port, namespace, "2000")
+	p.expect("connected", 60*time.Second)
+	time.Sleep(100 * time.Millisecond)
+	return p
+}
+
+// goAnswer is a's text as the Java harness prints an answer.
+func goAnswer(a tokenclient.Answer) answer {
+	return answer(fmt.Sprintf("%d %d %d", a.Status, a.Remaining, a.WaitMs))
+}
+
+// askWithGoClient sends the sequence through the Go client.
+func askWithGoClient(t *testing.T, addr string) []answer {
+	t.Helper()
+	c := goClient(t, addr)
 	var out []answer
 	for _, r := range sequence {
-		a := c.Request(r.flowID, r.acquire, r.prioritized)
-		out = append(out, answer(fmt.Sprintf("%d %d %d", a.Status, a.Remaining, a.WaitMs)))
+		out = append(out, goAnswer(c.Request(r.flowID, r.acquire, r.prioritized)))
 	}
 	return out
 }
@@ -108,10 +135,7 @@ func askWithGoClient(t *testing.T, addr string) []answer {
 // askWithJavaClient sends the sequence through Java's client.
 func askWithJavaClient(t *testing.T, addr string) []answer {
 	t.Helper()
-	host, port, _ := net.SplitHostPort(delayingProxy(t, addr))
-	p := startJava(t, "client", host, port, namespace, "2000")
-	p.expect("connected", 60*time.Second)
-	time.Sleep(100 * time.Millisecond)
+	p := javaClient(t, addr)
 	var out []answer
 	for _, r := range sequence {
 		out = append(out, answer(p.do("flow %d %d %v", r.flowID, r.acquire, r.prioritized)))
