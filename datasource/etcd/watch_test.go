@@ -10,6 +10,7 @@ import (
 	"github.com/sentinelgen/sentinelgen/datasource"
 	"github.com/sentinelgen/sentinelgen/datasource/etcd/internal/etcdtest"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
+	"github.com/sentinelgen/sentinelgen/internal/cutproxy"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -153,8 +154,8 @@ func TestWatchResumesAfterEtcdRestart(t *testing.T) {
 func TestCompactedRevisionTriggersFullRead(t *testing.T) {
 	srv, admin := server(t)
 	put(t, admin, ordersKey, flowDoc(10))
-	proxy := etcdtest.NewProxy(t, srv.Endpoint())
-	cli := etcdtest.NewClient(t, proxy.Endpoint())
+	proxy := cutproxy.New(t, strings.TrimPrefix(srv.Endpoint(), "http://"))
+	cli := etcdtest.NewClient(t, "http://"+proxy.Addr())
 	src := newTestSource(t, cli, "/sentinel/orders/", WithPrefix())
 	w, applied := watch(t, src)
 	applied.waitCount(t, 1)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/datasource"
 	st "github.com/sentinelgen/sentinelgen/datasource/internal/sourcetest"
-	"github.com/sentinelgen/sentinelgen/datasource/zookeeper/internal/zktest"
+	"github.com/sentinelgen/sentinelgen/internal/cutproxy"
 	"github.com/sentinelgen/sentinelgen/rules"
 )
 
@@ -18,7 +18,7 @@ import (
 // source was cut off is applied once it is back.
 func TestServerStoppedAndRestarted(t *testing.T) {
 	srv := ownServer(t)
-	proxy := zktest.NewProxy(t, srv.Addr)
+	proxy := cutproxy.New(t, srv.Addr)
 	path := DefaultPath("", testApp(t), rules.KindFlow)
 	put(t, client(t, srv.Addr), path, flowJSON("10"))
 	w, applied := watch(t, newTestSource(t, proxy.Addr(), nil))
@@ -63,7 +63,7 @@ func TestServerStoppedAndRestarted(t *testing.T) {
 func TestSessionExpiry(t *testing.T) {
 	addr := needServer(t)
 	c := client(t, addr)
-	proxy := zktest.NewProxy(t, addr)
+	proxy := cutproxy.New(t, addr)
 	path := DefaultPath("", testApp(t), rules.KindFlow)
 	put(t, c, path, flowJSON("10"))
 	src := newTestSource(t, proxy.Addr(), func(cfg *Config) { cfg.SessionTimeout = time.Second })

@@ -1,16 +1,19 @@
-package etcdtest
+// Package cutproxy is a TCP proxy for tests that can cut every connection
+// it forwards and refuse new ones, then let them through again: a client
+// behind it loses its server while other clients still reach it.
+package cutproxy
 
 import (
 	"io"
 	"net"
-	"strings"
 	"sync"
 	"testing"
 )
 
 // Proxy forwards TCP connections to a server and can cut them all, so a test
-// can make one client lose etcd while others still reach it (for example to
-// compact the history the cut-off client has not seen yet).
+// can make one client lose the server while others still reach it (for
+// example to change what the server holds while the cut-off client cannot
+// see it).
 type Proxy struct {
 	target   string
 	listener net.Listener
@@ -21,16 +24,16 @@ type Proxy struct {
 	wg    sync.WaitGroup
 }
 
-// NewProxy listens on a loopback port and forwards to endpoint (a URL such
-// as "http://127.0.0.1:2379" or a host:port). It stops when the test ends.
-func NewProxy(t testing.TB, endpoint string) *Proxy {
+// New listens on a loopback port and forwards to endpoint, host:port. It
+// stops when the test ends.
+func New(t testing.TB, endpoint string) *Proxy {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("proxy listen: %v", err)
 	}
 	p := &Proxy{
-		target:   strings.TrimPrefix(strings.TrimPrefix(endpoint, "http://"), "https://"),
+		target:   endpoint,
 		listener: l,
 		conns:    map[net.Conn]struct{}{},
 	}
@@ -40,8 +43,8 @@ func NewProxy(t testing.TB, endpoint string) *Proxy {
 	return p
 }
 
-// Endpoint is the URL clients dial to go through the proxy.
-func (p *Proxy) Endpoint() string { return "http://" + p.listener.Addr().String() }
+// Addr is the host:port clients dial to go through the proxy.
+func (p *Proxy) Addr() string { return p.listener.Addr().String() }
 
 // Cut closes every forwarded connection and refuses new ones until Restore.
 func (p *Proxy) Cut() {
