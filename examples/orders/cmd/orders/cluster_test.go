@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -116,4 +117,60 @@ func TestDashboardAssignsTokenServer(t *testing.T) {
 	if !found {
 		t.Errorf("B not in the page's client list: %+v", clients)
 	}
+}
+
+// -serve-tokens makes instance A a token server and -token-server makes B
+// its client: B's createOrder rule is in cluster mode and its calls draw
+// from A's budget.
+func TestTokenServerFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two instances of the example")
+	}
+	bin := filepath.Join(t.TempDir(), "orders")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	_, tokenPort, _ := net.SplitHostPort(freeAddr(t))
+	listenA, listenB := freeAddr(t), freeAddr(t)
+	common := []string{"-duration=10m", "-qps=40", "-slow-until=0s", "-limit=10", "-app=orders-tokens"}
+	startOrders(t, bin, append(common, "-serve-tokens="+tokenPort, "-transport="+listenA)...)
+	startOrders(t, bin, append(common, "-token-server=127.0.0.1:"+tokenPort, "-transport="+listenB)...)
+
+	var modeA, modeB struct {
+		Mode                             int
+		ClientAvailable, ServerAvailable bool
+	}
+	_ = json.Unmarshal([]byte(getCmd(t, listenA, "getClusterMode", nil)), &modeA)
+	_ = json.Unmarshal([]byte(getCmd(t, listenB, "getClusterMode", nil)), &modeB)
+	if modeA.Mode != 1 || !modeA.ServerAvailable || modeB.Mode != 0 || !modeB.ClientAvailable {
+		t.Fatalf("cluster modes: A %+v, B %+v; want A a server, B a client", modeA, modeB)
+	}
+	// The load puts the rules in force just after the command center starts.
+	waitFor(t, 10*time.Second, "B's flow rule in cluster mode with flowId 1", func() bool {
+		var rulesB []struct {
+			ClusterMode   bool
+			ClusterConfig struct{ FlowID int64 }
+		}
+		_ = json.Unmarshal([]byte(getCmd(t, listenB, "getRules", url.Values{"type": {"flow"}})), &rulesB)
+		return len(rulesB) == 1 && rulesB[0].ClusterMode && rulesB[0].ClusterConfig.FlowID == 1
+	})
+	// B's calls reach A's token server: A serves one client, and the
+	// budget's passes are the fleet's, near -limit.
+	waitFor(t, 20*time.Second, "B connected to A's token server, tokens served", func() bool {
+		var info struct {
+			Connection []struct {
+				Namespace      string
+				ConnectedCount int
+			}
+		}
+		_ = json.Unmarshal([]byte(getCmd(t, listenA, "cluster/server/info", nil)), &info)
+		var metrics map[string][]struct{ PassQps float64 }
+		_ = json.Unmarshal([]byte(getCmd(t, listenA, "cluster/server/metricList", url.Values{"namespace": {"orders-tokens"}})), &metrics)
+		connected := false
+		for _, g := range info.Connection {
+			connected = connected || (g.Namespace == "orders-tokens" && g.ConnectedCount == 1)
+		}
+		m := metrics["createOrder"]
+		return connected && len(m) == 1 && m[0].PassQps >= 5 && m[0].PassQps <= 11
+	})
 }
