@@ -123,13 +123,29 @@ func Current() Set {
 	return Set{
 		Flow:      runtime.FlowRules(),
 		Degrade:   runtime.DegradeRules(),
-		ParamFlow: currentParamFlow(),
-		System:    currentSystem(),
-		Authority: currentAuthority(),
+		ParamFlow: runtime.ParamFlowRules(),
+		System:    runtime.SystemRules(),
+		Authority: runtime.AuthorityRules(),
 		// The gateway's rules in force, whoever loaded them, so that a
 		// write-back keeps them; HasGateway only when there are some.
 		GatewayFlow: gateway.Rules(),
 		APIGroups:   gateway.APIDefinitions(),
 		HasGateway:  len(gateway.Rules())+len(gateway.APIDefinitions()) != 0,
 	}
+}
+
+// declaredParamNames returns the parameter names, after a leading
+// context.Context, that the generated code declared for resource
+// (runtime.WithParamNames); ok is false when the resource declared none (it
+// is not in this binary, or its code was generated without names). Only
+// declared resources are looked at: a rule naming a resource must not
+// declare it.
+func declaredParamNames(resource string) (names []string, ok bool) {
+	for _, r := range runtime.Resources() {
+		if r.Name() == resource {
+			names = r.ParamNames()
+			return names, names != nil
+		}
+	}
+	return nil, false
 }

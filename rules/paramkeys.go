@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -84,4 +85,22 @@ func paramName(names []string, i int) string {
 		return names[i]
 	}
 	return "unnamed parameter " + strconv.Itoa(i)
+}
+
+// declaredParamKeys returns a lookup of the key kinds and names of the
+// parameters, after a leading context.Context, that the generated code
+// declared for a resource (runtime.WithParamKeys, runtime.WithParamNames);
+// ok is false when it declared no kinds (code generated before kinds were
+// declared, or a resource not in this binary). The resources are read
+// once, so that a set of many rules costs one pass over them.
+func declaredParamKeys() func(resource string) (kinds []runtime.ParamKeyKind, names []string, ok bool) {
+	rs := runtime.Resources() // sorted by name
+	return func(resource string) ([]runtime.ParamKeyKind, []string, bool) {
+		i := sort.Search(len(rs), func(i int) bool { return rs[i].Name() >= resource })
+		if i == len(rs) || rs[i].Name() != resource {
+			return nil, nil, false
+		}
+		kinds, ok := rs[i].ParamKeys()
+		return kinds, rs[i].ParamNames(), ok
+	}
 }

@@ -26,8 +26,8 @@ func runtimeErrors(s Set) []*runtime.RuleError {
 		runtime.ValidateFlowRules(s.Flow),
 		runtime.ValidateDegradeRules(s.Degrade),
 		runtime.ValidateParamFlowRules(s.ParamFlow),
-		validateSystemRules(s.System),
-		validateAuthorityRules(s.Authority),
+		runtime.ValidateSystemRules(s.System),
+		runtime.ValidateAuthorityRules(s.Authority),
 	} {
 		out = append(out, ruleErrors(err)...)
 	}

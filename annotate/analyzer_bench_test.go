@@ -1,4 +1,4 @@
-package analyzer_test
+package annotate_test
 
 import (
 	"os"
