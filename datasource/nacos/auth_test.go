@@ -2,7 +2,6 @@ package nacos
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -77,13 +76,6 @@ func TestAuth(t *testing.T) {
 			t.Errorf("%s: Watch took %v to fail", tc.name, d)
 		}
 	}
-}
-
-// authArgs switch auth on, as ../shared/nacos/README.txt does.
-func authArgs() []string {
-	secret := base64.StdEncoding.EncodeToString([]byte("ci-only-nacos-token-secret-key-0123456789"))
-	return []string{"--nacos.core.auth.enabled=true", "--nacos.core.auth.plugin.nacos.token.secret.key=" + secret,
-		"--nacos.core.auth.server.identity.key=ci", "--nacos.core.auth.server.identity.value=ci"}
 }
 
 // accessToken signs in to Nacos's HTTP API; "" when refused.

@@ -3,13 +3,12 @@ package nacos
 import (
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 )
 
 // nacosAddr is the HTTP address of the Nacos server TestMain started; ""
@@ -46,7 +45,7 @@ func runWithServer(m *testing.M) int {
 	}
 	sdkRoot = root
 	defer os.RemoveAll(root)
-	dir := nacosDir()
+	dir := nacostest.Dir()
 	if _, err := exec.LookPath("java"); err != nil {
 		noServer = "java not found in PATH"
 		return m.Run()
@@ -75,47 +74,6 @@ func runWithServer(m *testing.M) int {
 	flag.Parse()
 	defer startOwnServers()()
 	return m.Run()
-}
-
-// nacosDir is where start-nacos.sh lives: $NACOS_DIR, else the shared
-// directory beside the repository's root.
-func nacosDir() string {
-	if d := os.Getenv("NACOS_DIR"); d != "" {
-		return d
-	}
-	root, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		return filepath.Join("..", "..", "..", "shared", "nacos")
-	}
-	return filepath.Join(strings.TrimSpace(string(root)), "..", "shared", "nacos")
-}
-
-// freePortTriple returns a port P with P, P+1000 and P+1001 free on
-// 127.0.0.1, as Nacos binds all three.
-func freePortTriple() int {
-	for {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			panic(err)
-		}
-		p := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if p+1001 > 65535 {
-			continue
-		}
-		ok := true
-		for _, q := range []int{p + 1000, p + 1001} {
-			l2, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(q))
-			if err != nil {
-				ok = false
-				break
-			}
-			l2.Close()
-		}
-		if ok {
-			return p
-		}
-	}
 }
 
 // needServer skips t when no Nacos server runs, or fails it under CI or

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/nacosapi/nacostest"
 )
 
 // server is a Nacos server started by start-nacos.sh in a home directory of
@@ -30,13 +32,13 @@ func (s *server) addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 // startServer starts a Nacos server on free ports with home as its
 // directory and waits until it is ready.
 func startServer(home string, args ...string) (*server, error) {
-	s := &server{home: home, port: freePortTriple(), args: args}
+	s := &server{home: home, port: nacostest.FreePortTriple(), args: args}
 	return s, s.start()
 }
 
 // start runs start-nacos.sh on the server's home and port.
 func (s *server) start() error {
-	script := filepath.Join(nacosDir(), "start-nacos.sh")
+	script := filepath.Join(nacostest.Dir(), "start-nacos.sh")
 	var out, errOut bytes.Buffer
 	cmd := exec.Command(script, append([]string{s.home, strconv.Itoa(s.port)}, s.args...)...)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -62,7 +64,7 @@ func (s *server) stop() error {
 		return nil
 	}
 	_ = syscall.Kill(s.pid, syscall.SIGCONT) // a paused JVM cannot stop
-	b, err := exec.Command(filepath.Join(nacosDir(), "stop-nacos.sh"), s.home).CombinedOutput()
+	b, err := exec.Command(filepath.Join(nacostest.Dir(), "stop-nacos.sh"), s.home).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("stopping Nacos (PID %d): %v\n%s", s.pid, err, b)
 	}
@@ -103,7 +105,7 @@ func (s *server) signal(t *testing.T, sig syscall.Signal) {
 // ownServerArgs are the tests that run a Nacos server of their own, with
 // its extra arguments.
 var ownServerArgs = map[string][]string{
-	"TestAuth":                        authArgs(),
+	"TestAuth":                        nacostest.AuthArgs(),
 	"TestNacosPausedForThirtySeconds": nil,
 	"TestNacosKilledForThirtySeconds": nil,
 }
