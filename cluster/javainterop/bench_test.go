@@ -42,12 +42,11 @@ func BenchmarkTokenServer(b *testing.B) {
 		ClusterConfig: runtime.ClusterConfig{FlowID: 101, ThresholdType: runtime.Global}}
 	for _, name := range []string{"go", "java"} {
 		b.Run(name, func(b *testing.B) {
-			tt := b
 			var srv *serverProcess
 			if name == "go" {
-				srv = goServerProcess(tt, freePort(tt), []runtime.FlowRule{rule}, tokenserver.FlowConfig{MaxAllowedQps: 1e9})
+				srv = goServerProcess(b, freePort(b), []runtime.FlowRule{rule}, tokenserver.FlowConfig{MaxAllowedQps: 1e9})
 			} else {
-				srv = javaServerProcess(tt, freePort(tt), `[{"resource":"bench","count":1e9,"clusterMode":true,"clusterConfig":{"flowId":101,"thresholdType":1}}]`,
+				srv = javaServerProcess(b, freePort(b), `[{"resource":"bench","count":1e9,"clusterMode":true,"clusterConfig":{"flowId":101,"thresholdType":1}}]`,
 					`{"maxAllowedQps":1e9,"exceedCount":1,"maxOccupyRatio":1,"intervalMs":1000,"sampleCount":10}`)
 			}
 			srv.pid = srv.start()
@@ -59,7 +58,7 @@ func BenchmarkTokenServer(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer c.Close()
-				waitConnected(tt, c, 20*time.Second)
+				waitConnected(b, c, 20*time.Second)
 				cs = append(cs, c)
 			}
 			// Warm up: a JVM compiles its hot paths first.

@@ -63,9 +63,8 @@ type Config struct {
 // Client is a token client; it implements runtime.TokenService and is safe
 // for concurrent use.
 type Client struct {
-	cfg     Config
-	log     *slog.Logger
-	timeout atomic.Int64 // request timeout, ns
+	cfg Config
+	log *slog.Logger
 
 	conn atomic.Pointer[session] // nil while not connected
 
@@ -128,20 +127,9 @@ func New(cfg Config) (*Client, error) {
 	if c.log == nil {
 		c.log = slog.Default()
 	}
-	c.timeout.Store(int64(cfg.RequestTimeout))
 	go c.keepConnected()
 	return c, nil
 }
-
-// SetRequestTimeout changes the request timeout of later calls.
-func (c *Client) SetRequestTimeout(d time.Duration) {
-	if d > 0 {
-		c.timeout.Store(int64(d))
-	}
-}
-
-// RequestTimeout is the request timeout in force.
-func (c *Client) RequestTimeout() time.Duration { return time.Duration(c.timeout.Load()) }
 
 // Connected reports whether the client holds a connection to the server.
 func (c *Client) Connected() bool { return c.conn.Load() != nil }
@@ -229,7 +217,7 @@ func (c *Client) call(flowID int64, acquire int32, prioritized bool, arg *runtim
 		c.unsent.Add(1)
 		return Answer{Status: runtime.TokenFail}
 	}
-	w.timer.Reset(time.Duration(c.timeout.Load()))
+	w.timer.Reset(c.cfg.RequestTimeout)
 	a := Answer{Status: runtime.TokenFail}
 	select {
 	case resp := <-w.ch:

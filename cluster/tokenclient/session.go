@@ -35,7 +35,7 @@ func (s *session) writeFlow(xid int32, flowID int64, acquire int32, prioritized 
 	if err != nil {
 		return err
 	}
-	s.nc.SetWriteDeadline(time.Now().Add(time.Duration(s.c.timeout.Load())))
+	s.nc.SetWriteDeadline(time.Now().Add(s.c.cfg.RequestTimeout))
 	_, err = s.nc.Write(frame)
 	return err
 }
@@ -55,7 +55,7 @@ func (s *session) writeParamFlow(xid int32, flowID int64, acquire int32, arg *ru
 	if err != nil {
 		return err
 	}
-	s.nc.SetWriteDeadline(time.Now().Add(time.Duration(s.c.timeout.Load())))
+	s.nc.SetWriteDeadline(time.Now().Add(s.c.cfg.RequestTimeout))
 	_, err = s.nc.Write(frame)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sentinelgen/sentinelgen/cluster/assign"
 	"github.com/sentinelgen/sentinelgen/cluster/tokenclient"
+	"github.com/sentinelgen/sentinelgen/cluster/tokenserver"
 	"github.com/sentinelgen/sentinelgen/runtime"
 	"github.com/sentinelgen/sentinelgen/transport"
 )
@@ -86,7 +87,7 @@ func startCluster(f clusterFlags, app string, out io.Writer) (*assign.Controller
 		}
 		fmt.Fprintf(out, "cluster: token client of %s (namespace %s)\n", f.tokenServer, app)
 	case f.serveTokens != "":
-		if err := ctl.SetServerTransport(port, int(600)); err != nil {
+		if err := ctl.SetServerTransport(port, int(tokenserver.DefaultIdleTimeout/time.Second)); err != nil {
 			return nil, err
 		}
 		if err := ctl.SetMode(transport.ClusterModeServer); err != nil {
