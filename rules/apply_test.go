@@ -107,7 +107,7 @@ func TestApplyAllKinds(t *testing.T) {
 	}
 }
 
-// A problem in a rule of one of the new kinds keeps every kind as it was.
+// A problem in a hot-parameter, system or authority rule keeps every kind as it was.
 func TestApplyAllKindsIsAtomic(t *testing.T) {
 	clearRuntimeRules(t)
 	good := mustParseText(t, "all.toml", allKindsTOML)

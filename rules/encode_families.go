@@ -106,7 +106,7 @@ func (w *tomlWriter) open(kind Kind) {
 	w.WriteString("[[" + tomlTable(kind) + "]]\n")
 }
 
-// Sentinel's JSON shapes of the new kinds, fields in the order Sentinel's
+// Sentinel's JSON shapes of the hot-parameter, system and authority kinds, fields in the order Sentinel's
 // classes declare them.
 type (
 	sentinelParamFlowJSON struct {
@@ -149,7 +149,7 @@ type (
 	}
 )
 
-// jsonFamilies converts the new kinds to Sentinel's shapes.
+// jsonFamilies converts the hot-parameter, system and authority kinds to Sentinel's shapes.
 func jsonFamilies(s Set) ([]sentinelParamFlowJSON, []sentinelSystemJSON, []sentinelAuthorityJSON, error) {
 	names := padTo(s.ParamFlowParam, len(s.ParamFlow))
 	dp := NormalizeParamFlow(defaultParamFlowRule())

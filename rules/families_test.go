@@ -75,8 +75,8 @@ func TestAuthorityRules(t *testing.T) {
 		`a.toml:5: resource: is empty; name the resource the rule guards`})
 }
 
-// Flow rules' limitApp is read in both formats (it used to be refused
-// unless "default"), written back, and "" equals "default".
+// Flow rules' limitApp, any caller's name and not only "default", is read in
+// both formats, written back, and "" equals "default".
 func TestFlowLimitApp(t *testing.T) {
 	native := mustParseText(t, "f.toml", "[[flow]]\nresource = 'a'\nlimitApp = 'app-a'\ncount = 1\n\n[[flow]]\nresource = 'a'\nlimitApp = 'other'\ncount = 2\n\n[[flow]]\nresource = 'a'\ncount = 3\n")
 	sentinel := mustParseText(t, "f-flow.json", `[{"resource": "a", "limitApp": "app-a", "count": 1}, {"resource": "a", "limitApp": "other", "count": 2}, {"resource": "a", "limitApp": "default", "count": 3}]`)

@@ -122,7 +122,7 @@ func parseGatewayJSON(name string, data []byte, k Kind) (Set, error) {
 
 // splitGatewayObject takes the gateway kinds out of a JSON object form:
 // it returns them parsed, and data with their values replaced by null (so
-// the other kinds are read as before, at the same lines). ok is false when
+// the other kinds are read from it with their lines unchanged). ok is false when
 // data is not an object or holds no gateway key.
 func splitGatewayObject(name string, data []byte) (gw Set, rest []byte, ok bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))

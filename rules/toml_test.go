@@ -229,7 +229,7 @@ func TestTOMLErrors(t *testing.T) {
 		{"cluster config not a table", "[[flow]]\nresource = 'a'\nclusterConfig = 3\ncount = 1\n",
 			[]string{`e.toml:3: clusterConfig: want a table of flowId, thresholdType, fallbackToLocalWhenFail, windowIntervalMs, windowInterval, found integer 3`}},
 		// A half-written file ([[flow]] and resource, count not yet there)
-		// must not go into force as count 0 (issue 9: every call blocked).
+		// must not go into force as count 0, which blocks every call.
 		{"flow without count", "[[flow]]\nresource = 'a'\ngrade = 'qps'\n",
 			[]string{`e.toml:1: count: missing; every rule needs its threshold (write count = 0 if you mean one that blocks every call)`}},
 		{"degrade without count", "[[degrade]]\nresource = 'a'\ntimeWindow = 1\n",

@@ -35,7 +35,7 @@ func runtimeErrors(s Set) []*runtime.RuleError {
 }
 
 // ruleKind maps a RuleError's Kind to the document kind. The runtime's
-// spelling of the new kinds is matched loosely (param-flow, paramFlow,
+// spelling of the hot-parameter, system and authority kinds is matched loosely (param-flow, paramFlow,
 // "param flow"), so a change of wording there does not lose positions here.
 func ruleKind(kind string) Kind {
 	k := strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(kind))

@@ -97,7 +97,7 @@ func (f *fakeFile) lastPush() string {
 	return f.pushes[len(f.pushes)-1]
 }
 
-// The drill of issue 9: a writer truncates the file, writes "[[flow]]" and
+// The half-written file drill: a writer truncates the file, writes "[[flow]]" and
 // the resource of each rule, pauses a second, then writes its count. Not one
 // of the sets pushed may be partial: every push parses, with every rule at
 // its full count, and each round's complete file is pushed once written.

@@ -308,7 +308,7 @@ func TestWatchStopsWithContext(t *testing.T) {
 	}
 }
 
-// The slow-writer drill of issue 9 end to end, on real time: the writer
+// The slow-writer drill end to end, on real time: the writer
 // truncates the file, writes a rule without its count, pauses, then writes
 // the count. With the default settle interval (2 s, twenty times the pause)
 // no set with a count-0 rule is ever applied, and the complete file is.
