@@ -29,4 +29,12 @@
 // for an open circuit breaker, with Retry-After when the wait is known); an
 // admitted one runs the handler, and a panic or a 5xx status is traced as an
 // error for the breakers and the error statistics.
+//
+// # Outbound calls
+//
+// Transport guards the other direction: as an http.Client's RoundTripper it
+// enters an outbound resource per request (named from the method, the host
+// and a path pattern, see WithPathPatterns), so breakers stop calling a
+// dependency that turned slow or failing, and a refusal is the runtime's
+// *BlockError, found with errors.As in the client's error.
 package httpguard
