@@ -11,10 +11,27 @@ import (
 // ServeHTTP checks the request against its resource's rules and serves it
 // when they admit it.
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	res, name := rt.resourceFor(r)
-	if res == nil {
+	c, r, guarded := rt.begin(w, r)
+	if !guarded {
 		rt.next.ServeHTTP(w, r)
 		return
+	}
+	if c == nil {
+		return // refused, and answered
+	}
+	rt.serve(c, w, r)
+	rt.end(c, c.sw.Status, false)
+}
+
+// begin checks r. It returns guarded false when the request has no
+// resource, a nil call when a rule refused the request (which the block
+// handler has answered), and otherwise the admitted call and the request to
+// hand on, carrying the origin and entrance in its context when there are
+// any. The admitted call ends with end.
+func (rt *route) begin(w http.ResponseWriter, r *http.Request) (c *call, next *http.Request, guarded bool) {
+	res, name := rt.resourceFor(r)
+	if res == nil {
+		return nil, r, false
 	}
 	// The origin and the entrance go in one derived context, used by the
 	// route's own checks and handed to the handler. Both are skipped when
@@ -31,7 +48,7 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// c.e is entered in place (no exit ticket): the pooled call holds it
 	// until its Exit and is never copied.
-	c := getCall()
+	c = getCall()
 	var blocked *runtime.BlockError
 	if n := len(rt.cfg.params); n != 0 && res.HasParamRules() {
 		args := c.args[:0]
@@ -48,17 +65,29 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if blocked != nil {
 		c.release()
 		rt.cfg.block(w, r, blocked)
-		return
+		return nil, r, true
 	}
 	if derived {
 		r = r.WithContext(ctx)
 	}
-	rt.serve(c, w, r)
-	if rt.cfg.isError != nil && c.sw.Status != 0 && rt.cfg.isError(c.sw.Status) {
+	return c, r, true
+}
+
+// end ends an admitted call with the response's status (0 when none is
+// known) and releases it; panicked says the handler panicked.
+func (rt *route) end(c *call, status int, panicked bool) {
+	switch {
+	case panicked:
+		if rt.cfg.tracePanics {
+			c.e.TraceError(ErrPanic)
+		}
+	case rt.cfg.isError != nil && status != 0 && rt.cfg.isError(status):
 		c.e.TraceError(errStatus)
 	}
 	c.e.Exit()
-	c.release()
+	if !panicked {
+		c.release()
+	}
 }
 
 // serve runs the handler. A panic leaves through the deferred function,
@@ -69,10 +98,7 @@ func (rt *route) serve(c *call, w http.ResponseWriter, r *http.Request) {
 	returned := false
 	defer func() {
 		if !returned {
-			if rt.cfg.tracePanics {
-				c.e.TraceError(ErrPanic)
-			}
-			c.e.Exit()
+			rt.end(c, 0, true)
 		}
 	}()
 	if rt.cfg.isError != nil {

@@ -3,9 +3,8 @@ package httpguard
 import (
 	"errors"
 	"net/http"
-	"sync"
-	"sync/atomic"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/routecache"
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -42,10 +41,8 @@ type Transport struct {
 	base http.RoundTripper
 	cfg  transportConfig
 	// resources holds the resource of every name seen, keyed by what makes
-	// the name; it is replaced, never changed, so RoundTrip reads it without
-	// a lock, and mu serialises the replacements.
-	resources atomic.Pointer[map[outboundKey]*runtime.Resource]
-	mu        sync.Mutex
+	// the name.
+	resources routecache.Map[outboundKey, *runtime.Resource]
 }
 
 // outboundKey is what names a request's resource under the default naming:
@@ -110,8 +107,6 @@ func NewTransport(base http.RoundTripper, opts ...TransportOption) *Transport {
 		o(&t.cfg)
 	}
 	sortPathPatterns(t.cfg.patterns)
-	empty := map[outboundKey]*runtime.Resource{}
-	t.resources.Store(&empty)
 	return t
 }
 
@@ -165,7 +160,7 @@ func (t *Transport) resourceFor(req *http.Request) *runtime.Resource {
 			break
 		}
 	}
-	if r := (*t.resources.Load())[key]; r != nil {
+	if r, ok := t.resources.Load(key); ok {
 		return r
 	}
 	name := key.method + " " + key.host
@@ -178,22 +173,8 @@ func (t *Transport) resourceFor(req *http.Request) *runtime.Resource {
 // resource returns the resource of key, creating it under name when it is
 // not known yet.
 func (t *Transport) resource(key outboundKey, name string) *runtime.Resource {
-	if r := (*t.resources.Load())[key]; r != nil {
-		return r
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	old := *t.resources.Load()
-	if r := old[key]; r != nil {
-		return r
-	}
-	r := runtime.NewResource(name,
-		runtime.WithTrafficType(runtime.TrafficOutbound), runtime.WithResourceType(runtime.ResourceTypeWeb))
-	next := make(map[outboundKey]*runtime.Resource, len(old)+1)
-	for k, v := range old {
-		next[k] = v
-	}
-	next[key] = r
-	t.resources.Store(&next)
-	return r
+	return t.resources.LoadOrMake(key, func() *runtime.Resource {
+		return runtime.NewResource(name,
+			runtime.WithTrafficType(runtime.TrafficOutbound), runtime.WithResourceType(runtime.ResourceTypeWeb))
+	})
 }

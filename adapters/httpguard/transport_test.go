@@ -123,7 +123,7 @@ func TestTransportNames(t *testing.T) {
 			t.Errorf("%s: resource %v, want %q", path, r, name)
 		}
 	}
-	if got := len(*tr.resources.Load()); got != 5 {
+	if got := tr.resources.Len(); got != 5 {
 		t.Errorf("%d resources, want 5 (one per name)", got)
 	}
 	r := tr.resourceFor(outboundRequest(t, http.MethodPost, cs.URL+"/orders/1"))

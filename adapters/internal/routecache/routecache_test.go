@@ -1,0 +1,50 @@
+package routecache
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestLoadOrMakeMakesOncePerKey(t *testing.T) {
+	var m Map[string, *int]
+	var made atomic.Int64
+	var wg sync.WaitGroup
+	results := make([]*int, 64)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = m.LoadOrMake([]string{"a", "b"}[i%2], func() *int {
+				made.Add(1)
+				return new(int)
+			})
+		}()
+	}
+	wg.Wait()
+	if made.Load() != 2 || m.Len() != 2 {
+		t.Fatalf("made %d values for %d keys, want 2 and 2", made.Load(), m.Len())
+	}
+	for i, r := range results {
+		if r != results[i%2] {
+			t.Fatalf("call %d got another value than call %d for the same key", i, i%2)
+		}
+	}
+	if _, ok := m.Load("c"); ok {
+		t.Error("Load found a key never stored")
+	}
+}
+
+func TestLoadDoesNotAllocate(t *testing.T) {
+	type key struct{ method, path string }
+	var m Map[key, int]
+	m.LoadOrMake(key{"GET", "/orders/:id"}, func() int { return 7 })
+	k := key{"GET", "/orders/:id"}
+	if n := testing.AllocsPerRun(100, func() {
+		if v, _ := m.Load(k); v != 7 {
+			t.Fatal("lost the value")
+		}
+	}); n != 0 {
+		t.Errorf("Load allocates %.0f times", n)
+	}
+}
