@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -39,9 +41,12 @@ func TestRouteGuardsAnotherRouter(t *testing.T) {
 	useManualClock(t)
 	g := New(WithOriginHeader("X-Caller"))
 	rt := g.NewRoute("GET /items/:sku", "/items/{sku}", WithParams(PathValue("sku")))
+	var mu sync.Mutex
 	var origins []string
 	srv := serve(t, routerMiddleware(rt, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		origins = append(origins, runtime.OriginFrom(r.Context()))
+		mu.Unlock()
 		if strings.HasSuffix(r.URL.Path, "/broken") {
 			w.WriteHeader(http.StatusInternalServerError)
 			return
@@ -67,6 +72,8 @@ func TestRouteGuardsAnotherRouter(t *testing.T) {
 	if r := get(t, srv, "/items/c", "X-Caller", "intruder"); r.status != http.StatusTooManyRequests {
 		t.Fatalf("black-listed origin: %d", r.status)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(origins) == 0 || origins[0] != "shop" {
 		t.Errorf("origins seen by the handler: %q", origins)
 	}
@@ -76,10 +83,10 @@ func TestRouteTracesStatusAndPanics(t *testing.T) {
 	useManualClock(t)
 	g := New()
 	rt := g.NewRoute("GET /fail", "")
-	panics := 0
+	var panics atomic.Int64
 	srv := serve(t, routerMiddleware(rt, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("panic") != "" {
-			panics++
+			panics.Add(1)
 			panic(http.ErrAbortHandler) // net/http's quiet panic
 		}
 		w.WriteHeader(http.StatusBadGateway)
@@ -102,8 +109,8 @@ func TestRouteTracesStatusAndPanics(t *testing.T) {
 		resp.Body.Close()
 		t.Fatalf("the panic was recovered by the guard: answered %d", resp.StatusCode)
 	}
-	if panics != 1 {
-		t.Fatalf("the handler panicked %d times", panics)
+	if n := panics.Load(); n != 1 {
+		t.Fatalf("the handler panicked %d times", n)
 	}
 	if r := get(t, srv, "/fail"); r.status != http.StatusServiceUnavailable {
 		t.Fatalf("after two 5xx and a panic: %d, want 503 from the open breaker", r.status)
