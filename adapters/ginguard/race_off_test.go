@@ -1,0 +1,5 @@
+//go:build !race
+
+package ginguard
+
+const raceEnabled = false
