@@ -21,22 +21,18 @@ type Call struct {
 	r  *http.Request
 }
 
-// NewRoute returns the guard of the route whose resource is name, with the
-// Guard's options and then opts. path is the route's path in ServeMux's
+// NewRoute returns the guard of one route, with the Guard's options and
+// then opts. pattern names the resource as Handle's pattern does: "METHOD
+// TEMPLATE" in the router's own syntax ("GET /orders/:id"), the method kept
+// unless WithMethodPrefix(false); "" for requests that match no route, which
+// only a URL cleaner can name. path is the route's path in ServeMux's
 // pattern syntax ("/orders/{id}", "/files/{rest...}"), from which PathValue
-// parameters are read; "" when the route has no wildcards. The URL cleaner,
-// when set, maps name per request as for Wrap.
-func (g *Guard) NewRoute(name, path string, opts ...Option) *Route {
-	rt := &route{g: g, cfg: g.cfg, name: name, path: path, beforeMux: true}
-	rt.cfg.params = append([]Param(nil), g.cfg.params...)
-	for _, o := range opts {
-		o(&rt.cfg)
-	}
+// parameters are read; "" when the route has no wildcards.
+func (g *Guard) NewRoute(pattern, path string, opts ...Option) *Route {
+	rt := g.newRoute(pattern, nil, true, opts)
+	rt.path = path
 	if rt.path == "" {
 		rt.path = "/"
-	}
-	if name != "" && rt.cfg.cleaner == nil {
-		rt.res = g.declare(rt.cfg, name)
 	}
 	return &Route{rt: rt}
 }
