@@ -15,9 +15,10 @@ const repoRoot = "../.."
 // is, one example, the set-up commands, the tour and links into docs/.
 const maxREADME = 8 * 1024
 
-// TestRepositoryDocs checks every link of README.md and docs/*.md.
+// TestRepositoryDocs checks every link of README.md, ARCHITECTURE.md and
+// docs/*.md.
 func TestRepositoryDocs(t *testing.T) {
-	files := []string{"README.md"}
+	files := []string{"README.md", "ARCHITECTURE.md"}
 	docs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
