@@ -223,4 +223,3 @@ func TestGuardDoesNotAllocate(t *testing.T) {
 		t.Errorf("a guarded request allocates %.1f times, a bare one %.1f", guarded, bare)
 	}
 }
-

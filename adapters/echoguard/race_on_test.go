@@ -1,0 +1,5 @@
+//go:build race
+
+package echoguard
+
+const raceEnabled = true
