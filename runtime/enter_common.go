@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
@@ -49,13 +50,13 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	}
 	// An Entry entered in place takes no exit ticket (see Entry.InPlace);
 	// the audit of the clock is then timed by the processor's recordings.
-	var t ticket
+	var t ticket.T
 	var audit bool
 	if e.inPlace {
 		audit = clockAudits.due(p)
 	} else {
 		var seq uint64
-		t, seq = exitTickets.take(p)
+		t, seq = exitTickets.Take(p)
 		audit = seq&(auditEvery-1) == 0
 	}
 	// Field by field, as in enterAny (from and params mean nothing with

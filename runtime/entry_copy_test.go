@@ -1,6 +1,10 @@
 package runtime
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
+)
 
 // A second Exit through a copy of the Entry does nothing: the call counts
 // once, so a concurrency limit of 1 still admits one call at a time.
@@ -68,7 +72,7 @@ func TestStaleCopiesDoNotEndOtherCalls(t *testing.T) {
 func TestManyCallsInFlightEachExitCounts(t *testing.T) {
 	useManualClock(t)
 	r := NewResource(uniqueName(t, "res"))
-	const n = 3 * ticketSlots
+	const n = 3 * ticket.Slots
 	entries := make([]Entry, n)
 	for i := range entries {
 		entries[i], _ = r.Entry(t.Context())
@@ -95,14 +99,14 @@ func TestHeldSlotIsSkipped(t *testing.T) {
 		e, _ := r.Entry(t.Context())
 		held = append(held, e) // never exited until the end
 	}
-	for range 4 * ticketSlots {
+	for range 4 * ticket.Slots {
 		e, _ := r.Entry(t.Context())
 		c := e
 		e.Exit()
 		c.Exit()
 	}
-	if s := r.Snapshot(); s.Concurrency != 3 || s.Success != 4*ticketSlots {
-		t.Fatalf("with 3 calls in flight, exits through copies changed the counts: %+v, want concurrency 3, %d successes", s, 4*ticketSlots)
+	if s := r.Snapshot(); s.Concurrency != 3 || s.Success != 4*ticket.Slots {
+		t.Fatalf("with 3 calls in flight, exits through copies changed the counts: %+v, want concurrency 3, %d successes", s, 4*ticket.Slots)
 	}
 	for _, e := range held {
 		e.Exit()

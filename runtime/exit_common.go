@@ -1,6 +1,14 @@
 package runtime
 
-import "github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+import (
+	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
+)
+
+// exitTickets makes the first Exit of an Entry or any copy of it the only
+// one that counts (see package ticket). Entry takes a ticket from it unless
+// entered in place; Exit ends it.
+var exitTickets = ticket.New()
 
 // Exit's common call, written apart from the rest for the reason Entry's
 // is (see enter_common.go): every call's end is timed and its exit ticket
@@ -36,10 +44,10 @@ func (e *Entry) Exit() {
 	if t := e.ticket; t == 0 {
 		// No ticket: entered in place (see Entry.InPlace), or every slot
 		// was held; e.exited alone guards the call.
-	} else if s := exitTickets.ownSlot(t, p); s != nil {
-		ended = exitTickets.endOwn(s, t)
+	} else if s := exitTickets.OwnSlot(t, p); s != nil {
+		ended = exitTickets.EndOwn(s, t)
 	} else {
-		ended = exitTickets.endElsewhere(t)
+		ended = exitTickets.EndElsewhere(t)
 	}
 	if !ended {
 		stripe.Unpin() // a copy of e has ended the call

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
 )
 
 // Resource is the handle of one guarded resource. Create it once, with
@@ -116,7 +117,7 @@ type Entry struct {
 	// shorter than its millisecond tick), sparing the time arithmetic.
 	secondID int64
 	probes   uint64 // bit i: this call is the probe of rules.degrade[i]
-	ticket   ticket // makes the first Exit of any copy the only one
+	ticket   ticket.T // makes the first Exit of any copy the only one
 	params   paramHeld
 	acquire  int32
 	failed   bool
@@ -335,13 +336,13 @@ func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opt
 		}
 	}
 	// As in enter (enter_common.go): in place, no exit ticket.
-	var t ticket
+	var t ticket.T
 	var audit bool
 	if inPlace {
 		audit = clockAudits.due(p)
 	} else {
 		var seq uint64
-		t, seq = exitTickets.take(p)
+		t, seq = exitTickets.Take(p)
 		audit = seq&(auditEvery-1) == 0
 	}
 	stripe.Unpin()

@@ -1,4 +1,4 @@
-package runtime
+package ticket
 
 import (
 	"sync/atomic"
@@ -7,69 +7,60 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
-// Entry is a value, and a copy of it can be exited as well as the
-// original. So that a call is still counted once, each admitted call takes
-// a ticket: a slot word that holds the ticket until the call's first Exit
-// clears it. Later Exits of any copy find the word changed (zero, or a
-// later call's ticket once the slot is reused) and do nothing.
-//
-// Slots come in one block per processor, taken and cleared by that
-// processor with plain stores while pinned, plus a shared block for
-// processors beyond the blocks and for builds without pinning, taken and
-// cleared with compare-and-swap. A copy exited on another processor clears
-// with compare-and-swap too. A call's slot is fixed by its sequence number;
-// when that slot is still held (a call started ticketSlots calls earlier on
-// the same processor is still running) the processor's block skips to the
-// next sequence numbers, up to ticketProbes of them; only when all of those
-// slots are held too does the call get no ticket, and then only the Entry
-// value's own flag guards it.
-//
-// What is not covered: two copies of one Entry exited at the same instant on
-// different processors may both count, as before tickets.
-
-// ticket names a slot and the call holding it: the block in the top 8 bits,
-// the block's sequence number below. The zero ticket names no slot.
-type ticket uint64
+// T names a slot and the call holding it: the block in the top 8 bits, the
+// block's sequence number below. The zero T names no slot.
+type T uint64
 
 // Geometry of a block: a cache line holding the block's sequence counter,
 // then the slots.
 const (
-	ticketHeader = 8
-	ticketSlots  = 512 // a power of two
-	ticketBlock  = ticketHeader + ticketSlots
-	ticketShift  = 56
+	header = 8
+	// Slots is how many slots a block has (a power of two): a call's slot
+	// is its sequence number modulo Slots.
+	Slots = 512
+	block = header + Slots
+	shift = 56
 )
 
-// ticketBook holds the blocks: blocks 0..owned-1 belong to processors
+// Probes is how many held slots Take skips before it gives up on a
+// ticket. A call that runs for long (a stream kept open, an Entry never
+// exited) holds its slot; without skipping, every Slots-th call on that
+// processor would go without a ticket for as long as it runs.
+const Probes = 16
+
+// Book holds the blocks: blocks 0..owned-1 belong to processors
 // 0..owned-1, block owned is shared.
-type ticketBook struct {
+type Book struct {
 	words []atomic.Uint64
-	base  unsafe.Pointer // &words[0]: slots are addressed from tickets, which only take builds
+	base  unsafe.Pointer // &words[0]: slots are addressed from tickets, which only Take builds
 	owned int
 }
 
-var exitTickets = newTicketBook()
+// New returns a book with a block for each processor that owns stripes
+// (stripe.Count) and the shared block.
+func New() *Book { return newOwned(stripe.Count()) }
 
-func newTicketBook() *ticketBook {
-	owned := stripe.Count()
-	words := make([]atomic.Uint64, (owned+1)*ticketBlock)
-	return &ticketBook{words: words, base: unsafe.Pointer(&words[0]), owned: owned}
+// newOwned returns a book with owned per-processor blocks and the shared
+// one.
+func newOwned(owned int) *Book {
+	words := make([]atomic.Uint64, (owned+1)*block)
+	return &Book{words: words, base: unsafe.Pointer(&words[0]), owned: owned}
 }
 
 // word is word i of block blk.
-func (b *ticketBook) word(blk, i uint64) *atomic.Uint64 {
-	return (*atomic.Uint64)(unsafe.Add(b.base, (blk*ticketBlock+i)*8))
+func (b *Book) word(blk, i uint64) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Add(b.base, (blk*block+i)*8))
 }
 
 // slot is the slot t names.
-func (b *ticketBook) slot(t ticket) *atomic.Uint64 {
-	return b.word(uint64(t)>>ticketShift, ticketHeader+uint64(t)&(ticketSlots-1))
+func (b *Book) slot(t T) *atomic.Uint64 {
+	return b.word(uint64(t)>>shift, header+uint64(t)&(Slots-1))
 }
 
-// take gives a call on processor p (the caller is pinned to p) a ticket, or
-// the zero ticket when its slot is held, and the block's sequence number
-// the call drew.
-func (b *ticketBook) take(p stripe.P) (t ticket, seq uint64) {
+// Take gives a call on processor p (the caller is pinned to p) a ticket, or
+// the zero T when its slot and the next Probes are held, and the block's
+// sequence number the call drew, which counts the block's calls.
+func (b *Book) Take(p stripe.P) (t T, seq uint64) {
 	i := p.Index()
 	if uint(i) >= uint(b.owned) {
 		return b.takeShared()
@@ -80,7 +71,7 @@ func (b *ticketBook) take(p stripe.P) (t ticket, seq uint64) {
 	counter := b.word(uint64(i), 0)
 	seq = counter.Load() + 1
 	stripe.Store(counter, seq)
-	t = ticket(uint64(i)<<ticketShift | seq)
+	t = T(uint64(i)<<shift | seq)
 	s := b.slot(t)
 	if s.Load() != 0 {
 		return b.takeSkipping(counter, uint64(i), seq)
@@ -89,20 +80,14 @@ func (b *ticketBook) take(p stripe.P) (t ticket, seq uint64) {
 	return t, seq
 }
 
-// ticketProbes is how many held slots take skips before it gives up on a
-// ticket. A call that runs for long (a stream kept open, an Entry never
-// exited) holds its slot; without skipping, every ticketSlots-th call on
-// that processor would go without a ticket for as long as it runs.
-const ticketProbes = 16
-
-// takeSkipping is take's slow path, for when the slot of sequence number
+// takeSkipping is Take's slow path, for when the slot of sequence number
 // seq is held: it draws the following sequence numbers until one names a
-// free slot, at most ticketProbes times. Tickets stay unique, since a
-// skipped number is never handed out.
-func (b *ticketBook) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (ticket, uint64) {
-	for range ticketProbes {
+// free slot, at most Probes times. Tickets stay unique, since a skipped
+// number is never handed out.
+func (b *Book) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (T, uint64) {
+	for range Probes {
 		seq++
-		t := ticket(blk<<ticketShift | seq)
+		t := T(blk<<shift | seq)
 		if s := b.slot(t); s.Load() == 0 {
 			stripe.Store(counter, seq)
 			stripe.Store(s, uint64(t))
@@ -113,14 +98,14 @@ func (b *ticketBook) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (tick
 	return 0, seq
 }
 
-// takeShared is take on the shared block. Like take, it skips held slots,
-// up to ticketProbes of them.
-func (b *ticketBook) takeShared() (ticket, uint64) {
+// takeShared is Take on the shared block. Like Take, it skips held slots,
+// up to Probes of them.
+func (b *Book) takeShared() (T, uint64) {
 	counter := b.word(uint64(b.owned), 0)
 	var seq uint64
-	for range 1 + ticketProbes {
-		seq = counter.Add(1) & (1<<ticketShift - 1)
-		t := ticket(uint64(b.owned)<<ticketShift | seq)
+	for range 1 + Probes {
+		seq = counter.Add(1) & (1<<shift - 1)
+		t := T(uint64(b.owned)<<shift | seq)
 		if b.slot(t).CompareAndSwap(0, uint64(t)) {
 			return t, seq
 		}
@@ -128,24 +113,25 @@ func (b *ticketBook) takeShared() (ticket, uint64) {
 	return 0, seq
 }
 
-// Ending a call's ticket is two steps, so that Exit inlines the common one
-// (a single function for both exceeds the inliner's budget): ownSlot finds
-// the slot of a ticket taken on the processor Exit is pinned to, and
-// endOwn clears it; any other ticket goes to endElsewhere.
+// Ending a call's ticket is two steps, so that Exit inlines the step for a
+// ticket of its own processor (one function for both exceeds the inliner's
+// budget): OwnSlot finds the slot of a ticket taken on the processor Exit
+// is pinned to, and EndOwn clears it; any other ticket goes to
+// EndElsewhere.
 
-// ownSlot is t's slot when t is a ticket of p's own block (the caller is
+// OwnSlot is t's slot when t is a ticket of p's own block (the caller is
 // pinned to p), or nil.
-func (b *ticketBook) ownSlot(t ticket, p stripe.P) *atomic.Uint64 {
-	if blk := int(uint64(t) >> ticketShift); t == 0 || blk != p.Index() || blk >= b.owned {
+func (b *Book) OwnSlot(t T, p stripe.P) *atomic.Uint64 {
+	if blk := int(uint64(t) >> shift); t == 0 || blk != p.Index() || blk >= b.owned {
 		return nil
 	}
 	return b.slot(t)
 }
 
-// endOwn ends the call holding t, whose slot s is in the pinned
-// processor's own block, reporting false when it had already ended. No one
-// else fills the slot meanwhile, so a load and a plain store do.
-func (b *ticketBook) endOwn(s *atomic.Uint64, t ticket) bool {
+// EndOwn ends the call holding t, whose slot s (from OwnSlot) is in the
+// pinned processor's own block, reporting false when it had already ended.
+// No one else fills the slot meanwhile, so a load and a plain store do.
+func (b *Book) EndOwn(s *atomic.Uint64, t T) bool {
 	if s.Load() != uint64(t) {
 		return false
 	}
@@ -153,12 +139,12 @@ func (b *ticketBook) endOwn(s *atomic.Uint64, t ticket) bool {
 	return true
 }
 
-// endElsewhere ends the call holding t, a ticket of another processor's
+// EndElsewhere ends the call holding t, a ticket of another processor's
 // block or of the shared block, reporting false when it had already ended.
-// The zero ticket reports true. Kept out of Exit, which inlines the common
-// case only.
+// The zero T reports true. Kept out of line: Exit inlines OwnSlot and
+// EndOwn only.
 //
 //go:noinline
-func (b *ticketBook) endElsewhere(t ticket) bool {
+func (b *Book) EndElsewhere(t T) bool {
 	return t == 0 || b.slot(t).CompareAndSwap(uint64(t), 0)
 }
