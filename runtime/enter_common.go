@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/coarseclock"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
@@ -53,11 +54,11 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	var t ticket.T
 	var audit bool
 	if e.inPlace {
-		audit = clockAudits.due(p)
+		audit = clockAudits.Due(p)
 	} else {
 		var seq uint64
 		t, seq = exitTickets.Take(p)
-		audit = seq&(auditEvery-1) == 0
+		audit = coarseclock.DueAt(seq)
 	}
 	// Field by field, as in enterAny (from and params mean nothing with
 	// guard 0), and before the rest of the records: a caller of Entry,
@@ -93,7 +94,7 @@ func (e *Entry) blockedCommon(w *leaparray.Window, p stripe.P, id int64, blocked
 	if c := w.AtID(id, p); !c.TryAdd(evBlock, 1) {
 		c.Add(evBlock, 1)
 	}
-	audit := clockAudits.due(p)
+	audit := clockAudits.Due(p)
 	counted := blocked.countPinned(p, 1)
 	stripe.Unpin()
 	if !counted {

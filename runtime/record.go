@@ -25,7 +25,7 @@ func (r *Resource) recordBlock(p stripe.P, via *node, id, acquire int64, blocked
 	if via != nil {
 		via.second.AtID(id, p).Add(evBlock, acquire)
 	}
-	audit := clockAudits.due(p)
+	audit := clockAudits.Due(p)
 	counted := blocked.countPinned(p, uint32(acquire))
 	stripe.Unpin()
 	if !counted {

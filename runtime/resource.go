@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/coarseclock"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
 )
@@ -116,7 +117,7 @@ type Entry struct {
 	// when the clock has not moved (with the default clock, any call
 	// shorter than its millisecond tick), sparing the time arithmetic.
 	secondID int64
-	probes   uint64 // bit i: this call is the probe of rules.degrade[i]
+	probes   uint64   // bit i: this call is the probe of rules.degrade[i]
 	ticket   ticket.T // makes the first Exit of any copy the only one
 	params   paramHeld
 	acquire  int32
@@ -339,11 +340,11 @@ func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opt
 	var t ticket.T
 	var audit bool
 	if inPlace {
-		audit = clockAudits.due(p)
+		audit = clockAudits.Due(p)
 	} else {
 		var seq uint64
 		t, seq = exitTickets.Take(p)
-		audit = seq&(auditEvery-1) == 0
+		audit = coarseclock.DueAt(seq)
 	}
 	stripe.Unpin()
 	e.ticket = t
