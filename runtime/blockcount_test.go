@@ -13,7 +13,6 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
-
 // TestBlockErrorFitsItsHolders checks that the allocations holding block
 // errors stay in the allocator's size classes the memory budget was
 // measured with: a flow check or a circuit breaker with its error in 288
