@@ -47,9 +47,9 @@ func (r *Resource) BlockErrors(buf []*BlockError) []*BlockError {
 				buf = append(buf, p.blocked)
 			}
 		}
-		if rs.x != nil {
+		if rs.extras != nil {
 			from := len(buf)
-			for _, a := range rs.x.authority {
+			for _, a := range rs.extras.authority {
 				for _, be := range a.listed {
 					if be != nil {
 						buf = append(buf, be)

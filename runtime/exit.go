@@ -3,6 +3,7 @@ package runtime
 import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
+	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
 )
 
 // exitTickets makes the first Exit of an Entry or any copy of it the only
@@ -10,13 +11,14 @@ import (
 // entered in place; Exit ends it.
 var exitTickets = ticket.New()
 
-// Exit's common call, written apart from the rest for the reason Entry's
-// is (see enter_common.go): every call's end is timed and its exit ticket
-// ended here; then a call that did not go through guard, came through no
+// Ending a call: the direct path and the general one, for the reason
+// Entry has both (see enter.go). Exit times every call's end and ends its
+// exit ticket; then a call that did not go through guard, came through no
 // tracked entrance and has at most one circuit breaker, whose bucket is a
 // power-of-two multiple of the second-level window's (Sentinel's default
-// statIntervalMs is), is recorded here too, with few variables, and any
-// other by exitAny. Both record the same (TestCommonPathMatchesGeneralPath).
+// statIntervalMs is), is recorded by Exit too, with few variables, and any
+// other by exitGeneral. Both record the same
+// (TestDirectPathMatchesGeneralPath).
 
 // Exit ends the call: it records the response time (at the Clock's
 // precision, milliseconds with the default clock), success and error counts,
@@ -55,7 +57,7 @@ func (e *Entry) Exit() {
 	}
 	degrade := e.rules.degrade
 	if e.guard != 0 || e.via != nil || len(degrade) > 1 || len(degrade) == 1 && degrade[0].secondShift < 0 {
-		e.exitAny(p, id, nowMs, rtMs)
+		e.exitGeneral(p, id, nowMs, rtMs)
 		return
 	}
 	stats, acquire := e.res.stats, int64(e.acquire)
@@ -82,5 +84,60 @@ func (e *Entry) Exit() {
 	stripe.Unpin()
 	if change {
 		b.change(nowMs, rtMs, e.failed)
+	}
+}
+
+// exitGeneral records the end of any call that Exit does not record itself
+// (see Exit): Exit has timed it and ended its ticket, and is pinned to p;
+// exitGeneral unpins.
+func (e *Entry) exitGeneral(p stripe.P, id, nowMs, rtMs int64) {
+	acquire, stats := int64(e.acquire), e.res.stats
+	stats.exit(p, id, rtMs, acquire, e.failed)
+	if e.via != nil {
+		e.via.exit(p, id, rtMs, acquire, e.failed)
+	}
+	// Breakers record and decide here (reads only); a state change, which
+	// calls listeners, waits until after Unpin.
+	var changes uint64
+	for i, b := range e.rules.degrade {
+		var c leaparray.Cursor
+		if sh := b.secondShift; sh >= 0 {
+			c = b.window.AtID(id>>sh, p) // stats.second is a NewSecond window
+		} else {
+			c = b.window.AtPinned(nowMs, p)
+		}
+		if b.recordAndJudge(c, b.isBad(rtMs, e.failed), e.probes&(1<<i) != 0) {
+			changes |= 1 << i
+		}
+	}
+	stripe.Unpin()
+	if e.guard != 0 {
+		e.exitGuarded(id, nowMs, rtMs, acquire)
+	}
+	for i := 0; changes != 0; i++ {
+		if changes&(1<<i) != 0 {
+			e.rules.degrade[i].change(nowMs, rtMs, e.failed)
+			changes &^= 1 << i
+		}
+	}
+}
+
+// exitGuarded records the end of a call that went through guard (see
+// Resource.enterGeneral) or holds a concurrency reservation: in its origin's
+// node, in the inbound aggregate, to its hot-parameter checks, and gives
+// back its places in flight. The caller is unpinned.
+func (e *Entry) exitGuarded(id, nowMs, rtMs, acquire int64) {
+	if e.from != nil {
+		e.from.exit(stripe.Pin(), id, rtMs, acquire, e.failed)
+		stripe.Unpin()
+	}
+	if e.guard&guardInbound != 0 {
+		inboundStats.exit(nowMs, rtMs, acquire)
+	}
+	if e.rules.param != nil {
+		e.rules.param.exit(&e.params, acquire)
+	}
+	if e.guard&guardHeld != 0 {
+		e.releaseHeld(e.res)
 	}
 }
