@@ -20,8 +20,7 @@ import (
 // readers that track errors by pointer never count a block twice. It costs
 // the block path one atomic add (two for a param-flow block) or, once the
 // resource is blocked on several processors at a time, a plain store on the
-// processor's own cache line (see countPinned); reading it then sums up
-// to 16 counts. A param-flow rule's error, as BlockErrors lists it, counts
+// processor's own cache line; reading it then sums up to 16 counts. A param-flow rule's error, as BlockErrors lists it, counts
 // the rule's blocks over all its values; the per-value errors returned to
 // callers count their value's.
 func (e *BlockError) Blocked() uint32 { return atomic.LoadUint32(&e.blocked) + e.tallied() }
