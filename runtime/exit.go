@@ -22,8 +22,10 @@ var exitTickets = ticket.New()
 
 // Exit ends the call: it records the response time (at the Clock's
 // precision, milliseconds with the default clock), success and error counts,
-// and lets circuit breakers judge the outcome. Later calls, on this Entry or
-// on a copy, do nothing.
+// and lets circuit breakers judge the outcome. Call it once per admitted
+// call, usually deferred right after Entry returned no *BlockError. Later
+// calls, on this Entry or on a copy, do nothing (but a copy of an Entry
+// entered in place ends its call again; see InPlace).
 func (e *Entry) Exit() {
 	if e.res == nil || e.exited {
 		return
