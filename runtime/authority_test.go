@@ -111,7 +111,7 @@ func TestAuthorityWhiteListCacheBounded(t *testing.T) {
 	useManualClock(t)
 	r := NewResource(uniqueName(t, "r"))
 	mustLoadAuthority(t, AuthorityRule{Resource: r.Name(), LimitApp: "ok", Strategy: AuthorityWhite})
-	a := r.rules.Load().x.authority[0]
+	a := r.rules.Load().extras.authority[0]
 	for i := range maxRefusedOrigins + 50 {
 		origin := "o" + strconv.Itoa(i)
 		var e Entry

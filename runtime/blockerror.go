@@ -52,9 +52,9 @@ func (t BlockType) String() string {
 // Error, Rule or Resource reads it (then kept), so that a load of many rules
 // formats none.
 type BlockError struct {
-	// tally, when not nil, is the *blockTally of per-processor counts
+	// tally, when not nil, is the *tally.Tally of per-processor counts
 	// that Blocked adds to blocked, made when the error is first returned
-	// for a resource blocked on several processors (see blocktally.go); a
+	// for a resource blocked on several processors (see checkTally); a
 	// copy of the error shares it. A plain pointer, as text is. It
 	// comes first, so that it shares a cache line with blocked in the
 	// holders (see TestBlockErrorFitsItsHolders).

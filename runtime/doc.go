@@ -63,4 +63,61 @@
 // on 64-bit platforms; on 32-bit ones (386, arm) and under the race
 // detector the single-writer stores are atomic, since a 64-bit plain store
 // there is two stores a reader could see half done.
+//
+// # Speed mechanisms
+//
+// The work that keeps a pass and a block free of locks and allocations sits
+// in small packages of its own, each with a plain API, its tests and a
+// fallback; this package orchestrates them from Entry to Exit (enter.go,
+// exit.go, record.go, clock.go).
+//
+// Stripes (github.com/sentinelgen/sentinelgen/runtime/internal/stripe) pin
+// a goroutine to its processor so that counters are written per processor
+// with plain stores, without a locked instruction. It costs a pinned
+// section per call and relies on the Go runtime's procPin; without it
+// (sentinel_nolinkname) every write is a compare-and-swap on a shared
+// stripe.
+//
+// Windows ([github.com/sentinelgen/sentinelgen/runtime/leaparray]) count
+// passes, blocks, successes, errors and response times in buckets whose
+// resets never lose a concurrent increment. A direct QPS rule is decided
+// against a per-processor bound of the window's remaining room, so most
+// checks read no other processor's lines; processors get stripes of their
+// own lazily, only where a window is used hard. The costs are a tagged word
+// per counter, memory per striped window, and reads that sum the stripes.
+//
+// Argument views and hot keys
+// (github.com/sentinelgen/sentinelgen/runtime/internal/argview and
+// .../internal/hotkeys) let hot-parameter rules look at a call's arguments
+// without copying them and keep per-value state in a bounded table read
+// without locks. Views use unsafe (sentinel_purego copies instead); the
+// table takes a mutex only to insert a value it has not seen.
+//
+// Exit tickets (github.com/sentinelgen/sentinelgen/runtime/internal/ticket)
+// make the first Exit of an Entry or of any copy of it the only one that
+// counts, with plain stores on the processor that took the ticket. They
+// cost a few stores per pass and per Exit and a block of slot words per
+// processor; an Entry entered in place (Entry.InPlace) takes none.
+//
+// The cached clock
+// (github.com/sentinelgen/sentinelgen/runtime/internal/coarseclock) spares
+// each call two real monotonic readings: a ticker refreshes a cached
+// reading while calls flow, callers audit it every so many recordings per
+// processor, and a cache found too far behind turns every read real until
+// it is kept fresh again. It costs millisecond precision, a ticker
+// goroutine while calls flow, and the audits.
+//
+// Block tallies (github.com/sentinelgen/sentinelgen/runtime/internal/tally)
+// count a BlockError's blocks per processor, each count on its own cache
+// line, once its resource is blocked on several processors at a time, so
+// that an overload spread over cores does not serialise on one counter.
+// They cost a cache line per processor for each contended error, and a
+// read of Blocked sums them.
+//
+// System statistics
+// (github.com/sentinelgen/sentinelgen/runtime/internal/sysstat) read the
+// load average and the process's CPU usage for system protection in a
+// sampler goroutine, off the call path, which reads the latest sample. The
+// sampler runs only while system rules are loaded; readings exist on Linux
+// only.
 package runtime

@@ -29,7 +29,7 @@ func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]Par
 	if blocked != nil {
 		id := r.stats.second.ID(nowNs / 1e6)
 		e.params = paramHeld{} // nothing held: the param checks refused or did not run
-		return nowNs, r.dropRare(e, rs, id, acquire, r.recordBlock(stripe.Pin(), via, id, acquire, blocked))
+		return nowNs, r.dropGuarded(e, rs, id, acquire, r.recordBlock(stripe.Pin(), via, id, acquire, blocked))
 	}
 	return nowNs, nil
 }
@@ -44,7 +44,7 @@ func (r *Resource) guard(e *Entry, rs *ruleSet, ctx context.Context, args *[]Par
 // from ctx only when a rule of the resource needs it.
 func (r *Resource) checkGuard(e *Entry, rs *ruleSet, ctx context.Context, args *[]ParamArg, nowNs, acquire int64) (_ int64, blocked *BlockError) {
 	e.from, e.guard = nil, guardedCall
-	if x := rs.x; x != nil && (len(x.authority) != 0 || x.origins != nil) {
+	if x := rs.extras; x != nil && (len(x.authority) != 0 || x.origins != nil) {
 		if origin := OriginFrom(ctx); origin != "" { // a call without an origin passes, as in Sentinel
 			for _, a := range x.authority {
 				if blocked := a.check(origin); blocked != nil {

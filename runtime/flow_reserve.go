@@ -49,7 +49,7 @@ func (n *node) heldCounter() *heldCount {
 // a place on the node the rule counts, unless e already holds one there,
 // and reports whether the calls in flight, this one included, leave room for
 // acquire. A refused call keeps its reservation flags: the caller drops it,
-// which gives every place back. The call comes from Resource.enterAny,
+// which gives every place back. The call comes from Resource.enterGeneral,
 // pinned; reserve does not block.
 func (f *flowCheck) reserve(r *Resource, e *Entry, via *node, acquire int64) bool {
 	var src *node

@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/sentinelgen/sentinelgen/runtime/internal/coarseclock"
+
 // Reading the statistics the pass path already keeps, for samplers that run
 // beside it (package metrics): nothing here adds a write, a lock or a branch
 // to Entry or Exit. A sampler reads each 500 ms bucket of a resource's
@@ -48,8 +50,8 @@ func (r *Resource) Concurrency() int64 { return r.stats.inFlight.Load() }
 // default clock's ticker running: a sampler waking twice a second must not
 // keep a 1 ms ticker alive in an otherwise idle process.
 func StatNowMs() int64 {
-	if c, ok := CurrentClock().(*coarseClock); ok {
-		return c.real() / 1e6
+	if c, ok := CurrentClock().(*coarseclock.Clock); ok {
+		return c.Real() / 1e6
 	}
 	return CurrentClock().Nanotime() / 1e6
 }

@@ -6,18 +6,6 @@ import (
 	"time"
 )
 
-// The default clock's milliseconds fall on the wall clock's, so its
-// second-level windows (and the metric lines read from them) cover
-// wall-clock seconds.
-func TestSystemClockOnWallSeconds(t *testing.T) {
-	c := newCoarseClock(time.Millisecond, time.Second)
-	wall := time.Now().UnixMilli()
-	mono := c.real() / 1e6
-	if d := (wall - mono) % 1000; d > 5 && d < 995 {
-		t.Fatalf("runtime ms %d and wall ms %d differ by %d ms within the second", mono, wall, d)
-	}
-}
-
 func TestReadStatBucket(t *testing.T) {
 	clock := useManualClock(t)
 	r := NewResource(uniqueName(t, "r"))

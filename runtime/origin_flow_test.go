@@ -112,7 +112,7 @@ func TestOtherOriginsBounded(t *testing.T) {
 			t.Fatalf("origin %d refused: %v", i, be)
 		}
 	}
-	others := r.rules.Load().x.origins.others
+	others := r.rules.Load().extras.origins.others
 	if n := others.count.Load(); n != maxOtherOrigins {
 		t.Fatalf("%d other nodes, want %d", n, maxOtherOrigins)
 	}

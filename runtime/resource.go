@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
+	"github.com/sentinelgen/sentinelgen/runtime/internal/ticket"
 )
 
 // Resource is the handle of one guarded resource. Create it once, with
@@ -103,7 +103,10 @@ func (r *Resource) ResourceType() ResourceType { return ResourceType(r.config.Lo
 // (usually with defer); call TraceError with the call's business error, if
 // any, before Exit. The zero Entry, which Resource.Entry returns with a
 // block, does nothing on Exit or TraceError. An Entry may be copied: the
-// call ends at the first Exit of any copy, and later ones do nothing.
+// call ends at the first Exit of any copy, and later ones do nothing
+// (unless it was entered in place, see InPlace). Most callers get their
+// Entry from Resource.Entry; EntryTo and InPlace serve hot paths that keep
+// the Entry in a variable of their own.
 type Entry struct {
 	res   *Resource
 	rules *ruleSet // the checks this call passed, which judge its outcome
@@ -115,8 +118,8 @@ type Entry struct {
 	// when the clock has not moved (with the default clock, any call
 	// shorter than its millisecond tick), sparing the time arithmetic.
 	secondID int64
-	probes   uint64 // bit i: this call is the probe of rules.degrade[i]
-	ticket   ticket // makes the first Exit of any copy the only one
+	probes   uint64   // bit i: this call is the probe of rules.degrade[i]
+	ticket   ticket.T // makes the first Exit of any copy the only one
 	params   paramHeld
 	acquire  int32
 	failed   bool
@@ -134,14 +137,14 @@ type Entry struct {
 // InPlace returns e, marked as an Entry that will stay where it is, not
 // copied, until its Exit, for the EntryTo or EntryArgsTo call it is passed
 // to: res.EntryTo(e.InPlace(), ctx). Such a call takes no exit ticket, the
-// record that makes the first Exit of any copy of an Entry the only one:
-// about 4 ns of a 39 ns pass, measured in bench's rotating harness. An
-// Entry entered in place and copied counts its call once for each copy
-// exited; the value itself still ends its call once however often Exit is
-// called. Generated wrappers enter in place: their Entry is a local
-// variable that only a deferred closure refers to. The mark holds for one
-// entry: the next EntryTo into e takes a ticket unless InPlace marks it
-// again.
+// record that makes the first Exit of any copy of an Entry the only one,
+// and so spares the pass and the Exit that work. Use it when the Entry is
+// never copied between the call and its Exit, as in generated wrappers,
+// whose Entry is a local variable that only a deferred closure refers to;
+// otherwise leave it out. An Entry entered in place and copied counts its
+// call once for each copy exited; the value itself still ends its call once
+// however often Exit is called. The mark holds for one entry: the next
+// EntryTo into e takes a ticket unless InPlace marks it again.
 func (e *Entry) InPlace() *Entry {
 	e.inPlace = true
 	return e
@@ -159,8 +162,8 @@ func (e *Entry) origin() *node {
 // clear makes e the zero Entry for a call blocked before guard wrote into
 // it. An Entry with no resource is the zero Entry but for InPlace's mark
 // (only an admitted call sets res, and every block clears the whole
-// value), so the common block, into a fresh Entry, stores one byte at
-// most.
+// value), so a block into a fresh Entry, the usual one, stores one byte
+// at most.
 func (e *Entry) clear() {
 	if e.res != nil {
 		*e = Entry{}
@@ -185,8 +188,8 @@ const (
 	// place in flight reserved by a concurrency rule (see flow_reserve.go)
 	// on the resource's node, its origin's node or its entrance's node;
 	// Exit, or the refusal that drops the call, gives the place back. They
-	// make guard nonzero, so the call leaves through exitRare or dropRare,
-	// which release them; the common call never sets them.
+	// make guard nonzero, so the call leaves through exitGuarded or dropGuarded,
+	// which release them; the direct path never sets them.
 	guardHeldOwn
 	guardHeldFrom
 	guardHeldVia
@@ -206,6 +209,11 @@ const (
 //
 // Entry passes no arguments, so hot-parameter rules do not check it: use
 // EntryArgsTo for that.
+//
+// Most callers should use Entry. EntryTo writes the Entry into a variable
+// the caller keeps instead of returning it, which spares a copy on hot
+// paths, and e.InPlace() passed to it spares the exit ticket when that
+// variable is never copied before its Exit.
 func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (e Entry, blocked *BlockError) {
 	blocked = r.enter(&e, ctx, nil, opts)
 	return e, blocked
@@ -214,193 +222,19 @@ func (r *Resource) Entry(ctx context.Context, opts ...EntryOption) (e Entry, blo
 // EntryTo is Entry writing the admitted call into *e (a zero Entry when the
 // call is blocked) instead of returning it: the Entry is then written once,
 // in place, rather than returned through the stack and copied into the
-// caller's variable (about 3 ns, 6% of a pass with one flow rule and one
-// breaker, measured side by side in bench's rotating harness). Entry is
-// EntryTo into its result; both are the same call. Like Entry, it passes no
-// arguments to hot-parameter rules.
+// caller's variable. Use it on hot paths that keep the Entry in a variable
+// until its Exit, with e.InPlace() when that variable is not copied; Entry
+// is simpler where the copy does not matter. Entry is EntryTo into its
+// result; both are the same call. Like Entry, it passes no arguments to
+// hot-parameter rules.
 func (r *Resource) EntryTo(e *Entry, ctx context.Context, opts ...EntryOption) *BlockError {
 	return r.enter(e, ctx, nil, opts)
 }
 
-// enterAny is enter for every call (see enter_common.go for the common
-// one, which enter handles itself).
-func (r *Resource) enterAny(e *Entry, ctx context.Context, args *[]ParamArg, opts []EntryOption) *BlockError {
-	acquire, prioritized := int64(1), false
-	if len(opts) != 0 {
-		acquire, prioritized = applyEntryOptions(opts)
-		if acquire > MaxAcquireCount {
-			return r.refuseOverAcquire(e)
-		}
-	}
-	rs := r.rules.Load()
-	if rs == nil {
-		rs = &noRules
-	}
-	var via *node
-	x := rs.x
-	if x != nil && x.chained != nil {
-		via = x.chained[EntranceFrom(ctx)]
-	}
-	nowNs, ok := nowCached()
-	if !ok {
-		nowNs = nowNanos()
-	}
-	// The checks before the flow rules cost two branches when no rule
-	// needs them. What they find out (the origin's node, whether the
-	// inbound aggregate counts the call) they write into *e, not into
-	// variables of this function: the common call then carries nothing
-	// more through its checks (four more variables, spilled around the
-	// loops below, cost about 3 ns of a 60 ns pass, measured in bench's
-	// rotating harness), and pays a store here, a branch at its end and one
-	// in Exit.
-	e.guard = 0
-	if x != nil && x.guarded || systemGuard.Load() != nil && r.TrafficType() == TrafficInbound {
-		var blocked *BlockError
-		if nowNs, blocked = r.guard(e, rs, ctx, args, via, nowNs, acquire); blocked != nil {
-			return blocked
-		}
-	}
-	id := r.stats.second.ID(nowNs / 1e6)
-	// Pinned from the first check to the last record (see record.go): a
-	// direct QPS rule is decided from this processor's cached bound. Checks
-	// that may sleep or call out, and breakers that are not all CLOSED, run
-	// unpinned.
-	p := stripe.Pin()
-	counted := true
-	for _, f := range rs.flow {
-		if f.direct && !prioritized {
-			if r.stats.second.FitsPinned(id, acquire, f.limit, p) {
-				continue
-			}
-			if e.guard != 0 {
-				return r.dropRare(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
-			}
-			e.clear()
-			return r.recordBlock(p, via, id, acquire, f.blocked)
-		}
-		if f.app != appAll && !f.applies(e) {
-			continue
-		}
-		if f.exact {
-			// A concurrency rule reserves, pinned (atomics only), and a
-			// refusal's drop gives back every place the call reserved.
-			if f.reserve(r, e, via, acquire) {
-				continue
-			}
-			return r.drop(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
-		}
-		stripe.Unpin()
-		v := f.check(r, via, e.origin(), nowNs, id, acquire, prioritized)
-		if v != verdictPass && v != verdictBlock {
-			// The call slept: later checks and the statistics use the new time.
-			counted = counted && v != verdictBorrowed
-			nowNs = nowNanos()
-			id = r.stats.second.ID(nowNs / 1e6)
-		}
-		p = stripe.Pin()
-		if v == verdictBlock {
-			return r.drop(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, f.blocked))
-		}
-	}
-	probes := uint64(0)
-	if !rs.breakersClosed() {
-		stripe.Unpin()
-		var blocked *BlockError
-		probes, blocked = rs.tryBreakers(nowNs / 1e6)
-		p = stripe.Pin()
-		if blocked != nil {
-			return r.drop(e, rs, id, acquire, r.recordBlock(p, via, id, acquire, blocked))
-		}
-	}
-	// Field by field: a composite literal through a pointer is built on
-	// the stack and copied whole (measured at an eighth of the pass).
-	e.res, e.rules, e.via = r, rs, via
-	e.startNs, e.secondID, e.probes = nowNs, id, probes
-	e.acquire, e.failed, e.exited = int32(acquire), false, false
-	inPlace := e.inPlace
-	e.inPlace = false
-	// The pass's records (see record.go), written here rather than in a
-	// function of their own: that call and what it spilled cost about 3 ns
-	// of a 55 ns pass (bench's rotating harness). The exit ticket's
-	// sequence number, which counts this processor's passes, also times
-	// the clock's audit.
-	nowMs := nowNs / 1e6
-	r.stats.enter(p, id, nowMs, acquire, counted)
-	if via != nil {
-		via.enter(p, id, nowMs, acquire, counted)
-	}
-	if rs.x != nil {
-		for _, w := range rs.x.ownWindows {
-			w.AtPinned(nowMs, p).Add(0, acquire)
-		}
-	}
-	// As in enter (enter_common.go): in place, no exit ticket.
-	var t ticket
-	var audit bool
-	if inPlace {
-		audit = clockAudits.due(p)
-	} else {
-		var seq uint64
-		t, seq = exitTickets.take(p)
-		audit = seq&(auditEvery-1) == 0
-	}
-	stripe.Unpin()
-	e.ticket = t
-	if audit {
-		auditClock()
-	}
-	if e.guard != 0 {
-		enterRare(e.from, e.guard&guardInbound != 0, id, nowMs, acquire, counted)
-	}
-	return nil
-}
-
-// enterRare records an admitted call in the per-origin node and the inbound
-// aggregate, when they count it (the call is unpinned).
-func enterRare(from *node, sys bool, id, nowMs, acquire int64, counted bool) {
-	if from != nil {
-		from.enter(stripe.Pin(), id, nowMs, acquire, counted)
-		stripe.Unpin()
-	}
-	if sys {
-		inboundStats.enter(nowMs, acquire)
-	}
-}
-
-// drop clears *e after a block by a flow rule or breaker (the call is
-// unpinned) and returns blocked; for a call that went through guard, see
-// dropRare.
-func (r *Resource) drop(e *Entry, rs *ruleSet, id, acquire int64, blocked *BlockError) *BlockError {
-	if e.guard != 0 {
-		return r.dropRare(e, rs, id, acquire, blocked)
-	}
-	*e = Entry{}
-	return blocked
-}
-
-// dropRare is drop for a call that went through guard: it counts the block
-// in the origin's node and releases what the call's hot-parameter checks
-// recorded in e.
-func (r *Resource) dropRare(e *Entry, rs *ruleSet, id, acquire int64, blocked *BlockError) *BlockError {
-	if from := e.from; from != nil {
-		from.second.AtID(id, stripe.Pin()).Add(evBlock, acquire)
-		stripe.Unpin()
-	}
-	if rs.param != nil {
-		rs.param.exit(&e.params, acquire)
-	}
-	if e.guard&guardHeld != 0 {
-		e.releaseHeld(r)
-	}
-	*e = Entry{}
-	return blocked
-}
-
 // breakersClosed reports whether every circuit breaker is CLOSED, the
-// common case, in which tryBreakers has nothing to do. It inlines into
-// Entry, sparing the call (measured at 20 ns per Entry with tryPass's).
-// One breaker, the common count, is read without the loop: about 0.5 ns
-// of a block in bench's rotating harness.
+// usual case, in which tryBreakers has nothing to do. It inlines into
+// Entry, sparing the call to tryBreakers and tryPass. One breaker, the
+// usual count, is read without the loop.
 func (rs *ruleSet) breakersClosed() bool {
 	if len(rs.degrade) == 1 {
 		return rs.degrade[0].state.Load() == int32(StateClosed)

@@ -267,13 +267,13 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 	var oldChained map[string]*node
 	if old != nil {
 		oldFlow, oldDegrade, oldParam = old.flow, old.degrade, old.param
-		if old.x != nil {
-			oldOrigins, oldChained = old.x.origins, old.x.chained
+		if old.extras != nil {
+			oldOrigins, oldChained = old.extras.origins, old.extras.chained
 		}
 	}
 	origins := buildOriginNodes(oldOrigins, next.flow, ix.flow)
 	if origins != nil {
-		rs.extras().origins = origins
+		rs.makeExtras().origins = origins
 	}
 	for _, i := range ix.flow {
 		r := next.flow[i].normalized()
@@ -282,7 +282,7 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 			f.ref = lookupResource(r.RefResource).stats
 		}
 		if r.Strategy == StrategyChain {
-			x := rs.extras()
+			x := rs.makeExtras()
 			if x.chained == nil {
 				x.chained = map[string]*node{}
 			}
@@ -313,7 +313,7 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 			f.source(res, f.ref, nil).enablePerSecond()
 		}
 		if f.own != nil {
-			x := rs.extras()
+			x := rs.makeExtras()
 			x.ownWindows = append(x.ownWindows, f.own)
 		}
 		rs.flow = append(rs.flow, f)
@@ -332,13 +332,13 @@ func buildRuleSet(res *Resource, old *ruleSet, next *ruleLists, ix *ruleIndexes)
 	}
 	rs.param = buildParamChecks(res, oldParam, next.param, ix.param)
 	for _, i := range ix.authority {
-		x := rs.extras()
+		x := rs.makeExtras()
 		x.authority = append(x.authority, newAuthorityCheck(next.authority[i], i))
 	}
 	if rs.param != nil {
-		rs.extras()
+		rs.makeExtras()
 	}
-	if x := rs.x; x != nil {
+	if x := rs.extras; x != nil {
 		x.guarded = len(x.authority) != 0 || x.origins != nil || rs.param != nil
 	}
 	return rs

@@ -4,16 +4,18 @@ import "github.com/sentinelgen/sentinelgen/runtime/leaparray"
 
 // ruleSet is the checks in force for one resource. It is immutable once
 // published; a rule load builds a new one and swaps it in. What few
-// resources need lives in x, so that the common rule set (a flow rule and a
-// breaker) stays small: 100k resources hold 100k of them.
+// resources need lives in extras, so that the usual rule set (a flow rule
+// and a breaker) stays small: a process with many resources holds one per
+// resource.
 type ruleSet struct {
 	flow    []*flowCheck
 	degrade []*breaker
 	// param is the hot-parameter checks (see paramflow_check.go); nil
 	// without param rules.
 	param *paramChecks
-	// x is the rarer parts; nil when the resource has none of them.
-	x *ruleExtras
+	// extras is the parts few resources have; nil when the resource has
+	// none of them.
+	extras *ruleExtras
 	// oneFlow and oneDegrade back flow and degrade while a resource has one
 	// rule of the kind, as most do: a load of 100k rules then allocates two
 	// objects fewer per resource.
@@ -36,17 +38,19 @@ type ruleExtras struct {
 	authority []*authorityCheck
 	// guarded is true when Entry runs guard before the flow rules: for
 	// authority rules, per-origin nodes to select, or param checks (param
-	// lives outside x, so that HasParamRules and Exit read it directly).
+	// lives outside extras, so that HasParamRules and Exit read it
+	// directly).
 	guarded bool
 }
 
 // noRules is the rule set of a resource no rule names.
 var noRules ruleSet
 
-// extras returns rs.x, making it if need be; only while building rs.
-func (rs *ruleSet) extras() *ruleExtras {
-	if rs.x == nil {
-		rs.x = &ruleExtras{}
+// makeExtras returns rs.extras, making it if need be; only while building
+// rs.
+func (rs *ruleSet) makeExtras() *ruleExtras {
+	if rs.extras == nil {
+		rs.extras = &ruleExtras{}
 	}
-	return rs.x
+	return rs.extras
 }
