@@ -1,24 +1,13 @@
 package gen
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
-
-	"github.com/sentinelgen/sentinelgen/annotate"
+	"github.com/sentinelgen/sentinelgen/gen/internal/cache"
 	"github.com/sentinelgen/sentinelgen/internal/cachedir"
 )
 
 // CacheEnv is the environment variable that configures the caches:
 // cachedir.Env, which documents it.
 const CacheEnv = cachedir.Env
-
-// cacheSubdir is the generation cache's directory under the cache root.
-const cacheSubdir = "gen"
 
 // Cache lets Sync skip rendering a package whose generated file is already
 // right. Rendering and formatting a file costs milliseconds; encoding a
@@ -36,22 +25,18 @@ const cacheSubdir = "gen"
 // cachedir.Root) and may be deleted at any time. A nil *Cache is valid and
 // caches nothing.
 type Cache struct {
-	root string                 // the cache root, which Trim sweeps whole
-	dir  string                 // where the entries live
-	tool func() ([]byte, error) // identity of the generator, computed once
+	c *cache.Cache // the entries, the run records and the housekeeping
 }
 
 // OpenCache returns the cache under cachedir.Root, or nil when caching is
 // off. It starts reading the running executable's identity (see NewCache)
 // in the background right away, so that it overlaps with loading.
 func OpenCache() *Cache {
-	root, ok := cachedir.Root()
-	if !ok {
+	c := cache.Open()
+	if c == nil {
 		return nil
 	}
-	tool := sync.OnceValues(executableID)
-	go tool()
-	return &Cache{root: root, dir: filepath.Join(root, cacheSubdir), tool: tool}
+	return &Cache{c: c}
 }
 
 // NewCache returns a cache whose root is dir for the generator identified
@@ -60,76 +45,36 @@ func OpenCache() *Cache {
 // generator never answer for another, so rebuilding sentinelgen invalidates
 // everything.
 func NewCache(dir string, toolID []byte) *Cache {
-	id := bytes.Clone(toolID)
-	return &Cache{root: dir, dir: filepath.Join(dir, cacheSubdir), tool: func() ([]byte, error) { return id, nil }}
+	return &Cache{c: cache.New(dir, toolID)}
 }
 
-// cacheKey names the entries of a package model; ok is false when the
-// model cannot be cached.
-type cacheKey struct {
-	hex string
-	ok  bool
-}
-
-// key returns the key of pkg for this generator.
-func (c *Cache) key(pkg *annotate.Package) cacheKey {
+// entries returns the mechanism behind c; nil (which caches nothing) for a
+// nil c.
+func (c *Cache) entries() *cache.Cache {
 	if c == nil {
-		return cacheKey{}
+		return nil
 	}
-	tool, err := c.tool()
-	if err != nil || len(tool) == 0 {
-		return cacheKey{}
-	}
-	bp := encodingBuffers.Get().(*[]byte)
-	defer encodingBuffers.Put(bp)
-	// The tool's identity first, with its length, then the model.
-	buf := append(append((*bp)[:0], byte(len(tool)), byte(len(tool)>>8)), tool...)
-	buf, err = encodeModel(buf, pkg)
-	*bp = buf
-	if err != nil {
-		return cacheKey{}
-	}
-	sum := sha256.Sum256(buf)
-	return cacheKey{hex: hex.EncodeToString(sum[:]), ok: true}
+	return c.c
 }
 
-// path is the entry saying that k gave an output of hash sum: 256
-// subdirectories keep each small.
-func (c *Cache) path(k cacheKey, sum [sha256.Size]byte) string {
-	return filepath.Join(c.dir, k.hex[:2], k.hex+"-"+hex.EncodeToString(sum[:]))
+// KnownRun reports whether a run of this generator recorded (RecordRun)
+// that a load with inputs key needed nothing, and marks the entry used.
+// It is the annotate.Options.Known of the command.
+func (c *Cache) KnownRun(key string) bool {
+	return c.entries().KnownRun(key)
 }
 
-// matches reports whether the cache records content as the output of k,
-// and marks the entry used.
-func (c *Cache) matches(k cacheKey, content []byte) bool {
-	if c == nil || !k.ok {
-		return false
-	}
-	path := c.path(k, sha256.Sum256(content))
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return false
-	}
-	c.markUsed(path, info.ModTime(), time.Now())
-	return true
+// RecordRun records that the load with inputs key gave no diagnostic and
+// that Sync found every generated file up to date. Call it only then: a run
+// that wrote a file changed its own inputs, and one with diagnostics must
+// report them again. Failing to record only costs a load next time.
+func (c *Cache) RecordRun(key string) {
+	c.entries().RecordRun(key)
 }
 
-// store records out as the output of k. An entry has no content, so there
-// is nothing a crash or a concurrent writer could leave half-written and
-// nothing to sync: a lost entry costs one render. Failing to store only
-// costs a render next time, so errors are dropped.
-func (c *Cache) store(k cacheKey, out []byte) {
-	if c == nil || !k.ok {
-		return
-	}
-	path := c.path(k, sha256.Sum256(out))
-	if _, err := os.Stat(path); err == nil {
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, generatedFilePerm); err == nil {
-		f.Close()
-	}
+// Trim removes the files under the cache root unused for a month, unless
+// that was done within the last day; most calls cost one small file read.
+// The command calls it after Sync. A nil cache has nothing to trim.
+func (c *Cache) Trim() {
+	c.entries().Trim()
 }

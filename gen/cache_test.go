@@ -3,8 +3,9 @@ package gen
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,8 @@ func TestCacheSkipsRenderingOnlyAnUpToDateFile(t *testing.T) {
 	dir := t.TempDir()
 	pkg := funcModel(dir)
 	path := filepath.Join(dir, annotate.GeneratedFileName)
-	cache := NewCache(t.TempDir(), []byte("tool v1"))
+	root := t.TempDir()
+	cache := NewCache(root, []byte("tool v1"))
 
 	res, log := syncLogged(t, pkg, SyncOptions{Cache: cache})
 	if len(res.Changes) != 1 || res.Changes[0].Kind != Missing || strings.Contains(log, "cached") {
@@ -71,30 +73,62 @@ func TestCacheSkipsRenderingOnlyAnUpToDateFile(t *testing.T) {
 		t.Fatalf("the rewritten file does not follow the model:\n%s", got)
 	}
 
-	// Another generator binary never trusts this one's entries.
-	_, log = syncLogged(t, pkg, SyncOptions{Cache: NewCache(cache.dir, []byte("tool v2")), Check: true})
+	// Another generator binary, with the same root, never trusts this
+	// one's entries; this one still does.
+	_, log = syncLogged(t, pkg, SyncOptions{Cache: NewCache(root, []byte("tool v2")), Check: true})
 	if strings.Contains(log, "cached") {
 		t.Fatalf("a different generator used the cache: log %q", log)
 	}
+	_, log = syncLogged(t, pkg, SyncOptions{Cache: NewCache(root, []byte("tool v1")), Check: true})
+	if !strings.Contains(log, "up to date (cached)") {
+		t.Fatalf("the same generator did not use its cache: log %q", log)
+	}
 }
 
-// TestCacheEntryIsAnEmptyFileNamedByBothHashes: an entry has nothing to
-// tear, and a name that is not a regular file is no entry.
+// modelEntries returns the files under root's model entries (the run
+// entries aside).
+func modelEntries(t *testing.T, root string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(filepath.Join(root, "gen"), func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "runs":
+			return filepath.SkipDir
+		case !d.IsDir():
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestCacheEntryIsAnEmptyFileNamedByBothHashes: Sync leaves one empty
+// entry per rendered package under the root's gen directory, and renders
+// when what lies under the entry's name is not a file.
 func TestCacheEntryIsAnEmptyFileNamedByBothHashes(t *testing.T) {
 	pkg := funcModel(t.TempDir())
-	cache := NewCache(t.TempDir(), []byte("tool"))
+	root := t.TempDir()
+	cache := NewCache(root, []byte("tool"))
 	syncLogged(t, pkg, SyncOptions{Cache: cache})
 	want, err := Generate(pkg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := cache.key(pkg)
-	path := cache.path(key, sha256.Sum256(want))
+	entries := modelEntries(t, root)
+	if len(entries) != 1 {
+		t.Fatalf("entries %q; want one", entries)
+	}
+	path := entries[0]
 	if info, err := os.Stat(path); err != nil || info.Size() != 0 {
 		t.Fatalf("entry %s: %v, %v; want an empty file", path, info, err)
 	}
-	if !strings.HasPrefix(path, filepath.Join(cache.root, cacheSubdir)+string(filepath.Separator)) {
-		t.Fatalf("entry %s is not under the root's %s directory", path, cacheSubdir)
+	if sum := sha256.Sum256(want); !strings.HasSuffix(path, "-"+hex.EncodeToString(sum[:])) {
+		t.Fatalf("entry %s is not named by the output's hash", path)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
@@ -116,14 +150,25 @@ func TestNilCacheCachesNothing(t *testing.T) {
 	}
 }
 
-func TestOpenCacheFollowsTheEnvironment(t *testing.T) {
-	t.Setenv(CacheEnv, "off")
-	if c := OpenCache(); c != nil {
-		t.Errorf("%s=off: cache in %q; want none", CacheEnv, c.dir)
+// TestNilCacheMethods: the command calls the run methods and Trim on what
+// OpenCache returns, nil when caching is off.
+func TestNilCacheMethods(t *testing.T) {
+	var none *Cache
+	none.RecordRun("k")
+	if none.KnownRun("k") {
+		t.Fatal("a nil cache knows a run")
 	}
-	t.Setenv(CacheEnv, "relative/dir")
-	if c := OpenCache(); c != nil {
-		t.Errorf("%s=relative/dir: cache in %q; want none", CacheEnv, c.dir)
+	none.Trim()
+}
+
+// TestOpenCacheFollowsTheEnvironment: no cache when CacheEnv turns caching
+// off; under an absolute CacheEnv, entries land in that directory.
+func TestOpenCacheFollowsTheEnvironment(t *testing.T) {
+	for _, v := range []string{"off", "relative/dir"} {
+		t.Setenv(CacheEnv, v)
+		if c := OpenCache(); c != nil {
+			t.Errorf("%s=%s: a cache; want none", CacheEnv, v)
+		}
 	}
 	dir := t.TempDir()
 	t.Setenv(CacheEnv, dir)
@@ -131,24 +176,12 @@ func TestOpenCacheFollowsTheEnvironment(t *testing.T) {
 	if c == nil {
 		t.Fatalf("%s=%s: no cache", CacheEnv, dir)
 	}
-	if c.root != dir || c.dir != filepath.Join(dir, cacheSubdir) {
-		t.Fatalf("%s=%s: root %q, entries in %q", CacheEnv, dir, c.root, c.dir)
+	pkg := funcModel(t.TempDir())
+	syncLogged(t, pkg, SyncOptions{Cache: c})
+	if entries := modelEntries(t, dir); len(entries) != 1 {
+		t.Fatalf("entries under %s: %q; want one", dir, entries)
 	}
-	// The identity of the running binary (here the test binary): its Go
-	// build ID, as the go command reports it.
-	id, err := c.tool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip("no executable path to compare with:", err)
-	}
-	out, err := exec.Command("go", "tool", "buildid", exe).Output()
-	if err != nil {
-		t.Skip("go tool buildid:", err)
-	}
-	if want := "go build ID " + strings.TrimSpace(string(out)); string(id) != want {
-		t.Fatalf("tool identity %q; want %q", id, want)
+	if _, log := syncLogged(t, pkg, SyncOptions{Cache: c, Check: true}); !strings.Contains(log, "up to date (cached)") {
+		t.Fatalf("the opened cache did not answer: log %q", log)
 	}
 }

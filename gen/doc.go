@@ -20,7 +20,8 @@
 // hotparams.go (parameter names and hot-parameter keys), errfilter.go and
 // assert.go (the pieces of one file), generate.go
 // (assembling them), sync.go (writing, checking, deleting, concurrently),
-// modelkey.go and typekey.go (the model's encoding for the cache key),
-// toolid.go (the generator's identity), cache.go and cache_trim.go (the
-// generation cache and the housekeeping of every cache under the root).
+// cache.go (Cache, the generation cache's API) and modelkey.go (the model's
+// encoding for the cache key). The cache's mechanism (its entries, the run
+// records, the generator's identity and the housekeeping of every cache
+// under the root) is package gen/internal/cache.
 package gen

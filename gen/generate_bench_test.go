@@ -93,7 +93,7 @@ func BenchmarkCacheKey(b *testing.B) {
 	c := NewCache(b.TempDir(), []byte("bench"))
 	b.ReportAllocs()
 	for b.Loop() {
-		if !c.key(pkg).ok {
+		if !c.key(pkg).Valid() {
 			b.Fatal("no key")
 		}
 	}

@@ -20,10 +20,10 @@ var (
 func modelKey(t *testing.T, pkg *annotate.Package) string {
 	t.Helper()
 	k := NewCache(t.TempDir(), []byte("tool")).key(pkg)
-	if !k.ok {
+	if !k.Valid() {
 		t.Fatal("the model has no cache key")
 	}
-	return k.hex
+	return k.String()
 }
 
 // TestModelKeyIsCanonical loads the same package twice: the types are

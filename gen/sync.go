@@ -18,8 +18,8 @@ import (
 	"github.com/sentinelgen/sentinelgen/internal/atomicfile"
 )
 
-// generatedFilePerm is the mode of the files Sync and the cache write: as
-// readable as the user's own sources.
+// generatedFilePerm is the mode of the files Sync writes: as readable as
+// the user's own sources.
 const generatedFilePerm = 0o644
 
 // SyncOptions configures Sync.
@@ -161,13 +161,13 @@ func syncPackage(pkg *annotate.Package, opts SyncOptions) syncOutcome {
 	var want []byte
 	if len(pkg.Resources) > 0 {
 		key := opts.Cache.key(pkg)
-		if exists && opts.Cache.matches(key, have) {
+		if exists && opts.Cache.entries().Matches(key, have) {
 			return syncOutcome{cached: true}
 		}
 		if want, err = Generate(pkg); err != nil {
 			return syncOutcome{err: err}
 		}
-		opts.Cache.store(key, want)
+		opts.Cache.entries().Store(key, want)
 	}
 
 	var change *Change

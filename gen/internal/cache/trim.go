@@ -1,4 +1,4 @@
-package gen
+package cache
 
 import (
 	"encoding/hex"
@@ -13,13 +13,13 @@ import (
 )
 
 // The caches' housekeeping, after the go command's build cache: a file's
-// modification time says when it was last used (the generation cache
-// refreshes it at most once per usedResolution, so that a hit rarely costs
-// a write), and files unused for maxUnused are removed by a sweep that runs
-// at most once per trimInterval. The sweep covers every cache under the
-// root (the loader's listings too, and the temporary files a crash may
-// leave), by the same rule. Entries are tiny, but
-// every new sentinelgen binary starts a new set of them.
+// modification time says when it was last used (a hit refreshes it at most
+// once per usedResolution, so that a hit rarely costs a write), and files
+// unused for maxUnused are removed by a sweep that runs at most once per
+// trimInterval. The sweep covers every cache under the root (the loader's
+// listings too, and the temporary files a crash may leave), by the same
+// rule. Entries are tiny, but every new sentinelgen binary starts a new set
+// of them.
 const (
 	usedResolution = 24 * time.Hour
 	maxUnused      = 30 * 24 * time.Hour
@@ -29,12 +29,13 @@ const (
 
 // sweptDir reports whether a directory of the cache root belongs to a
 // sentinelgen cache: the generation cache, the loader's listings
-// (cachedir.Sub("golist")) and the two-hex-digit directories of the
-// generation cache's first layout. Nothing else is swept: SENTINELGEN_CACHE
-// may name a directory that holds other files too.
+// (cachedir.Sub("golist")) and two-hex-digit directories, where older
+// sentinelgen binaries kept their model entries directly under the root.
+// Nothing else is swept: SENTINELGEN_CACHE may name a directory that holds
+// other files too.
 func sweptDir(name string) bool {
 	switch name {
-	case cacheSubdir, "golist":
+	case Subdir, "golist":
 		return true
 	}
 	_, err := hex.DecodeString(name)
@@ -43,7 +44,7 @@ func sweptDir(name string) bool {
 
 // markUsed refreshes the modification time of an entry last marked before
 // usedResolution.
-func (c *Cache) markUsed(path string, modified, now time.Time) {
+func markUsed(path string, modified, now time.Time) {
 	if now.Sub(modified) > usedResolution {
 		_ = os.Chtimes(path, now, now)
 	}
@@ -51,7 +52,7 @@ func (c *Cache) markUsed(path string, modified, now time.Time) {
 
 // Trim removes the files under the cache root unused for a month, unless
 // that was done within the last day; most calls cost one small file read.
-// The command calls it after Sync. A nil cache has nothing to trim.
+// A nil cache has nothing to trim.
 func (c *Cache) Trim() {
 	if c != nil {
 		c.trim(time.Now())
@@ -86,5 +87,5 @@ func (c *Cache) trim(now time.Time) {
 			return nil
 		})
 	}
-	_ = atomicfile.WriteFile(stamp, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), generatedFilePerm)
+	_ = atomicfile.WriteFile(stamp, []byte(strconv.FormatInt(now.Unix(), 10)+"\n"), entryPerm)
 }

@@ -1,4 +1,4 @@
-package gen
+package cache
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 // knows nothing, and run entries are trimmed with the rest of the cache.
 func TestRunEntries(t *testing.T) {
 	dir := t.TempDir()
-	c := NewCache(dir, []byte("tool A"))
+	c := New(dir, []byte("tool A"))
 	if c.KnownRun("k1") {
 		t.Fatal("an empty cache knows a run")
 	}
@@ -17,7 +17,7 @@ func TestRunEntries(t *testing.T) {
 	if !c.KnownRun("k1") || c.KnownRun("k2") {
 		t.Fatalf("after recording k1: k1 known %v, k2 known %v; want true, false", c.KnownRun("k1"), c.KnownRun("k2"))
 	}
-	if NewCache(dir, []byte("tool B")).KnownRun("k1") {
+	if New(dir, []byte("tool B")).KnownRun("k1") {
 		t.Fatal("another generator's record answers")
 	}
 	c.RecordRun("") // a load that could not be keyed

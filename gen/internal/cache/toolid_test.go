@@ -1,4 +1,4 @@
-package gen
+package cache
 
 import (
 	"encoding/binary"
@@ -56,7 +56,7 @@ func TestNoBuildIDInAPlainFile(t *testing.T) {
 
 // BenchmarkExecutableID compares the two ways to identify the running
 // executable (here the test binary): reading its Go build ID, and hashing
-// the whole file, the fallback and what every run did before.
+// the whole file, the fallback.
 func BenchmarkExecutableID(b *testing.B) {
 	f, err := openExecutable()
 	if err != nil {

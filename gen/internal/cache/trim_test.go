@@ -1,4 +1,4 @@
-package gen
+package cache
 
 import (
 	"crypto/sha256"
@@ -8,14 +8,13 @@ import (
 	"time"
 )
 
-// agedEntry stores an entry for pkgPath's model and dates it age ago.
-func agedEntry(t *testing.T, c *Cache, pkgPath string, age time.Duration) string {
+// agedEntry stores an entry for the model encoded as model and dates it
+// age ago.
+func agedEntry(t *testing.T, c *Cache, model string, age time.Duration) string {
 	t.Helper()
-	pkg := funcModel(t.TempDir())
-	pkg.Path = pkgPath
-	k := c.key(pkg)
-	c.store(k, []byte(pkgPath))
-	return aged(t, c.path(k, sha256.Sum256([]byte(pkgPath))), age)
+	k := c.Key([]byte(model))
+	c.Store(k, []byte(model))
+	return aged(t, c.path(k, sha256.Sum256([]byte(model))), age)
 }
 
 // aged dates the file at path age ago, creating it (and its directory) if
@@ -43,7 +42,7 @@ func exists(path string) bool {
 }
 
 func TestTrimRemovesEntriesUnusedForAMonthOncePerDay(t *testing.T) {
-	c := NewCache(t.TempDir(), []byte("tool"))
+	c := New(t.TempDir(), []byte("tool"))
 	stale := agedEntry(t, c, "example.com/stale", 40*24*time.Hour)
 	recent := agedEntry(t, c, "example.com/recent", 10*24*time.Hour)
 	now := time.Now()
@@ -67,21 +66,21 @@ func TestTrimRemovesEntriesUnusedForAMonthOncePerDay(t *testing.T) {
 	}
 }
 
-// TestTrimSweepsEveryCacheUnderTheRoot: the loader's listings and the first
-// layout's entries are trimmed by the same rule; what the root holds
-// besides sentinelgen's caches is never touched.
+// TestTrimSweepsEveryCacheUnderTheRoot: the loader's listings and the
+// entries older binaries kept under the root are trimmed by the same rule;
+// what the root holds besides sentinelgen's caches is never touched.
 func TestTrimSweepsEveryCacheUnderTheRoot(t *testing.T) {
-	c := NewCache(t.TempDir(), []byte("tool"))
+	c := New(t.TempDir(), []byte("tool"))
 	month := 40 * 24 * time.Hour
 	listing := aged(t, filepath.Join(c.root, "golist", "0123.json"), month)
 	tmpListing := aged(t, filepath.Join(c.root, "golist", "listing-123"), month)
-	firstLayout := aged(t, filepath.Join(c.root, "ab", "ab01"), month)
+	rootEntry := aged(t, filepath.Join(c.root, "ab", "ab01"), month)
 	freshListing := aged(t, filepath.Join(c.root, "golist", "4567.json"), time.Hour)
 	foreign := aged(t, filepath.Join(c.root, "photos", "old.jpg"), month)
 	foreignTop := aged(t, filepath.Join(c.root, "notes.txt"), month)
 
 	c.trim(time.Now())
-	for _, p := range []string{listing, tmpListing, firstLayout} {
+	for _, p := range []string{listing, tmpListing, rootEntry} {
 		if exists(p) {
 			t.Errorf("%s, unused for a month, is still there", p)
 		}
@@ -94,12 +93,11 @@ func TestTrimSweepsEveryCacheUnderTheRoot(t *testing.T) {
 }
 
 func TestALookupMarksTheEntryUsed(t *testing.T) {
-	c := NewCache(t.TempDir(), []byte("tool"))
-	pkg := funcModel(t.TempDir())
-	k := c.key(pkg)
-	c.store(k, []byte("output"))
+	c := New(t.TempDir(), []byte("tool"))
+	k := c.Key([]byte("model"))
+	c.Store(k, []byte("output"))
 	path := aged(t, c.path(k, sha256.Sum256([]byte("output"))), 40*24*time.Hour)
-	if !c.matches(k, []byte("output")) {
+	if !c.Matches(k, []byte("output")) {
 		t.Fatal("the stored entry does not match its output")
 	}
 	c.trim(time.Now())
