@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -123,38 +124,21 @@ func validateRule(i int, r FlowRule) []error {
 	fail := func(field, reason string) {
 		errs = append(errs, &RuleError{Kind: "gw-flow", Index: i, Name: r.Resource, Field: field, Reason: reason})
 	}
-	if r.Resource == "" {
-		fail("resource", "is empty")
+	check := func(field, reason string) {
+		if reason != "" {
+			fail(field, reason)
+		}
 	}
+	check("resource", rulecheck.Resource(r.Resource))
 	if r.ResourceMode != ModeRoute && r.ResourceMode != ModeAPI {
 		fail("resourceMode", fmt.Sprintf("%d is not 0 (route) or 1 (API name)", r.ResourceMode))
 	}
-	if r.Grade != runtime.FlowGradeQPS && r.Grade != runtime.FlowGradeConcurrency {
-		fail("grade", fmt.Sprintf("%d is not runtime.FlowGradeQPS or FlowGradeConcurrency", r.Grade))
-	}
-	if !(r.Count >= 0) {
-		fail("count", fmt.Sprintf("%v must be >= 0", r.Count))
-	}
-	if r.IntervalSec <= 0 {
-		fail("intervalSec", fmt.Sprintf("%d must be > 0", r.IntervalSec))
-	}
-	switch r.ControlBehavior {
-	case runtime.BehaviorReject:
-	case runtime.BehaviorRateLimiter:
-		if r.Grade != runtime.FlowGradeQPS {
-			fail("controlBehavior", "the rate limiter needs grade 1 (QPS)")
-		}
-	default:
-		fail("controlBehavior", fmt.Sprintf("%d is not 0 (reject) or 2 (rate limiter)", r.ControlBehavior))
-	}
-	if r.Burst < 0 {
-		fail("burst", fmt.Sprintf("%d must be >= 0", r.Burst))
-	}
-	if r.MaxQueueingTimeoutMs < 0 {
-		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeoutMs))
-	} else if limit := runtime.MaxQueueingTime().Milliseconds(); int64(r.MaxQueueingTimeoutMs) > limit {
-		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d is more than the %d ms a request may be kept waiting (runtime.SetMaxQueueingTime)", r.MaxQueueingTimeoutMs, limit))
-	}
+	check("grade", rulecheck.FlowGrade(int32(r.Grade)))
+	check("count", rulecheck.Count(r.Count))
+	check("intervalSec", rulecheck.Positive(int64(r.IntervalSec)))
+	check("controlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
+	check("burst", rulecheck.NonNegative(int64(r.Burst)))
+	check("maxQueueingTimeoutMs", rulecheck.QueueingMs(r.MaxQueueingTimeoutMs, runtime.MaxQueueingTime().Milliseconds()))
 	if p := r.ParamItem; p != nil {
 		switch p.ParseStrategy {
 		case ParseClientIP, ParseHost:
