@@ -43,7 +43,7 @@ const (
 )
 
 // FlowRule is Sentinel's GatewayFlowRule. In Go, zero fields are zero
-// (Grade 0 is concurrency, as in runtime.FlowRule) except IntervalSec (see
+// (Grade 0 is QPS, as in runtime.FlowRule) except IntervalSec (see
 // Normalize); ParseFlowRules gives fields a document leaves out Sentinel's
 // defaults (grade 1 QPS, intervalSec 1, maxQueueingTimeoutMs 500).
 type FlowRule struct {
