@@ -160,10 +160,9 @@ func (b *breaker) recordAndJudge(c leaparray.Cursor, bad, probe bool) bool {
 
 // recordSettled is recordAndJudge's most common case alone, with few
 // variables to save: a good call to a CLOSED breaker whose judgement has
-// settled in the cursor's window only adds to the total. (At an inliner
-// cost of 103 it does not inline into Exit.) It reports false, having
-// written nothing, in every other case, which the caller then hands to
-// recordAndJudge.
+// settled in the cursor's window only adds to the total. It reports false,
+// having written nothing, in every other case, which the caller then hands
+// to recordAndJudge.
 func (b *breaker) recordSettled(c leaparray.Cursor) bool {
 	return b.settledID.Load() == c.ID() && b.state.Load() == int32(StateClosed) && c.TryAdd(brTotal, 1)
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// The block texts loads build for every rule, pinned for each variant
-// (they were rewritten to build in one buffer).
+// The block texts loads build for every rule, pinned for each variant, so
+// that a change to how they are built cannot change what they say.
 func TestRuleDescriptions(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{FlowRule{Grade: FlowGradeQPS, Count: 10.5}.describe(3), "flow rule #3 (QPS 10.5)"},

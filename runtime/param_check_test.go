@@ -538,9 +538,9 @@ func enterN(pc *paramChecks, clock *ManualClock, acquire int64, args ...ParamArg
 // count+burst) does not record the value, as Sentinel's
 // passDefaultLocalCheck returns before timeCounters.putIfAbsent: the
 // value's bucket starts at the first call that reaches it, and its refills
-// are timed from there. The scenario is the one the conformance replay
-// found: with the value recorded at the refused call, the last call came
-// 3.5 s after that first sight, past the 3 s duration, and was refilled.
+// are timed from there. Were the value recorded at the refused call, the
+// last call would come 3.5 s after that first sight, past the 3 s
+// duration, and be refilled.
 func TestParamRefusedFirstSightDoesNotRecordValue(t *testing.T) {
 	clock := useManualClock(t)
 	r := qps(1)
