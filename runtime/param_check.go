@@ -13,7 +13,7 @@ import (
 // This file is the seam between the rule framework (rules.go, ruleset.go,
 // resource.go, record.go) and hot-parameter flow control: buildParamChecks
 // at load, enter and exit per call. The per-value algorithms are in
-// paramflow_value.go.
+// param_value.go.
 
 // paramChecks is one resource's hot-parameter checks, built at load and
 // immutable after.
