@@ -118,27 +118,24 @@ func (e *RuleError) Error() string {
 	return fmt.Sprintf("%s %s #%d (%q): %s: %s", e.Kind, what, e.Index, e.Name, e.Field, e.Reason)
 }
 
+// jsonNames spells the fields rulecheck's shared checks report as
+// Sentinel's JSON does.
+var jsonNames = rulecheck.Names{Resource: "resource", Grade: "grade", Count: "count"}
+
 // validateRule returns the problems of one rule (after Normalize).
 func validateRule(i int, r FlowRule) []error {
 	var errs []error
-	fail := func(field, reason string) {
+	fail := rulecheck.Report(func(field, reason string) {
 		errs = append(errs, &RuleError{Kind: "gw-flow", Index: i, Name: r.Resource, Field: field, Reason: reason})
-	}
-	check := func(field, reason string) {
-		if reason != "" {
-			fail(field, reason)
-		}
-	}
-	check("resource", rulecheck.Resource(r.Resource))
+	})
+	fail.Counted(jsonNames, r.Resource, int32(r.Grade), r.Count)
 	if r.ResourceMode != ModeRoute && r.ResourceMode != ModeAPI {
 		fail("resourceMode", fmt.Sprintf("%d is not 0 (route) or 1 (API name)", r.ResourceMode))
 	}
-	check("grade", rulecheck.FlowGrade(int32(r.Grade)))
-	check("count", rulecheck.Count(r.Count))
-	check("intervalSec", rulecheck.Positive(int64(r.IntervalSec)))
-	check("controlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
-	check("burst", rulecheck.NonNegative(int64(r.Burst)))
-	check("maxQueueingTimeoutMs", rulecheck.QueueingMs(r.MaxQueueingTimeoutMs, runtime.MaxQueueingTime().Milliseconds()))
+	fail.Check("intervalSec", rulecheck.Positive(int64(r.IntervalSec)))
+	fail.Check("controlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
+	fail.Check("burst", rulecheck.NonNegative(int64(r.Burst)))
+	fail.Check("maxQueueingTimeoutMs", rulecheck.QueueingMs(r.MaxQueueingTimeoutMs, runtime.MaxQueueingTime().Milliseconds()))
 	if p := r.ParamItem; p != nil {
 		switch p.ParseStrategy {
 		case ParseClientIP, ParseHost:

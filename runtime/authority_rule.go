@@ -54,12 +54,10 @@ func validateAuthorityRulesAt(rules []AuthorityRule, at []int32) error {
 
 // checkAuthorityRule appends the problems of rule i, r, to errs.
 func checkAuthorityRule(errs []error, i int, r *AuthorityRule) []error {
-	fail := func(field, reason string) {
+	fail := rulecheck.Report(func(field, reason string) {
 		errs = append(errs, &RuleError{Kind: "authority", Index: i, Resource: r.Resource, Field: field, Reason: reason})
-	}
-	if why := rulecheck.Resource(r.Resource); why != "" {
-		fail("Resource", why)
-	}
+	})
+	fail.Check("Resource", rulecheck.Resource(r.Resource))
 	if r.Strategy != AuthorityWhite && r.Strategy != AuthorityBlack {
 		fail("Strategy", fmt.Sprintf("%d is not an authority strategy (0 white list, 1 black list)", r.Strategy))
 	}

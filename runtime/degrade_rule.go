@@ -125,11 +125,11 @@ func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 			at = at[1:]
 		}
 		r := &rules[i]
-		fail := func(field, reason string) {
+		fail := rulecheck.Report(func(field, reason string) {
 			errs = append(errs, &RuleError{Kind: "degrade", Index: i, Resource: r.Resource, Field: field, Reason: reason})
-		}
-		if why := rulecheck.Resource(r.Resource); fields && why != "" {
-			fail("Resource", why)
+		})
+		if fields {
+			fail.Check("Resource", rulecheck.Resource(r.Resource))
 		}
 		// A differing position's resource is a changed one: no lookup.
 		if perResource != nil && (fields || only.has(r.Resource)) {
@@ -143,9 +143,7 @@ func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 		}
 		switch r.Grade {
 		case DegradeSlowRatio, DegradeErrorCount:
-			if why := rulecheck.Count(r.Count); why != "" {
-				fail("Count", why)
-			}
+			fail.Check("Count", rulecheck.Count(r.Count))
 		case DegradeErrorRatio:
 			if rulecheck.BadNumber(r.Count) || r.Count > 1 {
 				fail("Count", fmt.Sprintf("%v must be an error ratio between 0 and 1", r.Count))
@@ -156,9 +154,7 @@ func validateDegradeRules(rules []DegradeRule, only *ruleChanges) error {
 		if rulecheck.BadNumber(r.SlowRatioThreshold) || r.SlowRatioThreshold > 1 {
 			fail("SlowRatioThreshold", fmt.Sprintf("%v must be a ratio between 0 and 1", r.SlowRatioThreshold))
 		}
-		if why := rulecheck.Positive(int64(r.TimeWindowSec)); why != "" {
-			fail("TimeWindowSec", why)
-		}
+		fail.Check("TimeWindowSec", rulecheck.Positive(int64(r.TimeWindowSec)))
 		if r.MinRequestAmount < 0 {
 			fail("MinRequestAmount", fmt.Sprintf("%d must be >= 0 (0 means %d)", r.MinRequestAmount, DefaultMinRequestAmount))
 		}

@@ -203,17 +203,10 @@ func validateFlowRulesAt(rules []FlowRule, at []int32) error {
 
 // checkFlowRule appends the problems of rule i, r, to errs.
 func checkFlowRule(errs []error, i int, r *FlowRule) []error {
-	fail := func(field, reason string) {
+	fail := rulecheck.Report(func(field, reason string) {
 		errs = append(errs, &RuleError{Kind: "flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
-	}
-	check := func(field, reason string) {
-		if reason != "" {
-			fail(field, reason)
-		}
-	}
-	check("Resource", rulecheck.Resource(r.Resource))
-	check("Grade", rulecheck.FlowGrade(int32(r.Grade)))
-	check("Count", rulecheck.Count(r.Count))
+	})
+	fail.Counted(goNames, r.Resource, int32(r.Grade), r.Count)
 	switch r.Strategy {
 	case StrategyDirect:
 		if r.RefResource != "" {
@@ -243,7 +236,7 @@ func checkFlowRule(errs []error, i int, r *FlowRule) []error {
 	if r.ColdFactor < 0 || r.ColdFactor == 1 {
 		fail("ColdFactor", fmt.Sprintf("%d must be > 1 (0 means %d)", r.ColdFactor, DefaultColdFactor))
 	}
-	check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
+	fail.Check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
 	switch why := rulecheck.IntervalMs(r.StatIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs); {
 	case why != "":
 		fail("StatIntervalMs", why)

@@ -87,20 +87,13 @@ type ParamFlowItem struct {
 func ValidateParamFlowRules(rules []ParamFlowRule) error {
 	var errs []error
 	for i, r := range rules {
-		fail := func(field, reason string) {
+		fail := rulecheck.Report(func(field, reason string) {
 			errs = append(errs, &RuleError{Kind: "param-flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
-		}
-		check := func(field, reason string) {
-			if reason != "" {
-				fail(field, reason)
-			}
-		}
-		check("Resource", rulecheck.Resource(r.Resource))
-		check("Grade", rulecheck.FlowGrade(int32(r.Grade)))
-		check("Count", rulecheck.Count(r.Count))
-		check("ControlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
-		check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
-		check("BurstCount", rulecheck.NonNegative(int64(r.BurstCount)))
+		})
+		fail.Counted(goNames, r.Resource, int32(r.Grade), r.Count)
+		fail.Check("ControlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
+		fail.Check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
+		fail.Check("BurstCount", rulecheck.NonNegative(int64(r.BurstCount)))
 		if r.DurationInSec < 0 {
 			fail("DurationInSec", fmt.Sprintf("%d must be > 0 (0 means 1)", r.DurationInSec))
 		}
@@ -112,7 +105,7 @@ func ValidateParamFlowRules(rules []ParamFlowRule) error {
 				fail(name+field, reason)
 				continue
 			}
-			check(name+"Count", rulecheck.NonNegative(int64(it.Count)))
+			fail.Check(name+"Count", rulecheck.NonNegative(int64(it.Count)))
 			if first, dup := seen[k]; dup {
 				fail(name+"Object", fmt.Sprintf("%q names the value of Items[%d] again", it.Object, first))
 			}

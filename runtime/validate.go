@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 )
 
 // RuleError says which rule of a load was invalid and why. Loads return it
@@ -25,6 +27,10 @@ func (e *RuleError) Error() string {
 	return e.Kind + " rule #" + strconv.Itoa(e.Index) + " (resource " + strconv.Quote(e.Resource) + "): " +
 		e.Field + " " + e.Reason
 }
+
+// goNames spells the fields rulecheck's shared checks report as the rule
+// types name them.
+var goNames = rulecheck.Names{Resource: "Resource", Grade: "Grade", Count: "Count"}
 
 // Limits of what a window can be split into; see bucketsFor.
 const (

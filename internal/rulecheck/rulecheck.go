@@ -25,6 +25,29 @@ const (
 	BehaviorRateLimiter = 2
 )
 
+// Report receives one problem of a rule: the field, in the caller's
+// spelling, and why its value is refused.
+type Report func(field, reason string)
+
+// Check reports reason under field, unless reason is "" (accepted).
+func (r Report) Check(field, reason string) {
+	if reason != "" {
+		r(field, reason)
+	}
+}
+
+// Names spells, in the caller's spelling, the fields every rule that counts
+// calls has.
+type Names struct{ Resource, Grade, Count string }
+
+// Counted checks what every rule that counts calls states: the resource it
+// guards, a flow grade and a threshold.
+func (r Report) Counted(n Names, resource string, grade int32, count float64) {
+	r.Check(n.Resource, Resource(resource))
+	r.Check(n.Grade, FlowGrade(grade))
+	r.Check(n.Count, Count(count))
+}
+
 // Empty is the reason a required name is refused when it is empty.
 const Empty = "is empty"
 

@@ -54,3 +54,25 @@ func TestBadNumber(t *testing.T) {
 		t.Error("BadNumber(NaN) = false")
 	}
 }
+
+// Counted reports each refused field once, under the caller's spelling,
+// and nothing for a valid rule.
+func TestCounted(t *testing.T) {
+	var got []string
+	report := Report(func(field, reason string) { got = append(got, field+": "+reason) })
+	names := Names{Resource: "resource", Grade: "grade", Count: "count"}
+	report.Counted(names, "r", GradeQPS, 5)
+	if len(got) != 0 {
+		t.Fatalf("a valid rule reported %q", got)
+	}
+	report.Counted(names, "", 9, -1)
+	want := []string{"resource: is empty", "grade: 9 is not a flow grade (0 QPS, 1 concurrency)", "count: -1 must be a finite number >= 0"}
+	if len(got) != len(want) {
+		t.Fatalf("reported %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("report %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+}
