@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -34,22 +33,13 @@ type AuthorityRule struct {
 // ValidateAuthorityRules checks every rule and returns all problems found,
 // joined; nil means LoadAuthorityRules would accept the slice.
 func ValidateAuthorityRules(rules []AuthorityRule) error {
-	var errs []error
-	for i := range rules {
-		errs = checkAuthorityRule(errs, i, &rules[i])
-	}
-	return errors.Join(errs...)
+	return validateEach(rules, checkAuthorityRule)
 }
 
-// validateAuthorityRulesAt is validateFlowRulesAt for authority rules.
+// validateAuthorityRulesAt is ValidateAuthorityRules for the rules at the
+// positions at (see validateAt).
 func validateAuthorityRulesAt(rules []AuthorityRule, at []int32) error {
-	var errs []error
-	for _, p := range at {
-		if int(p) < len(rules) {
-			errs = checkAuthorityRule(errs, int(p), &rules[p])
-		}
-	}
-	return errors.Join(errs...)
+	return validateAt(rules, at, checkAuthorityRule)
 }
 
 // checkAuthorityRule appends the problems of rule i, r, to errs.

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -179,26 +178,12 @@ func (r FlowRule) appendDescribe(b []byte, index int) []byte {
 
 // ValidateFlowRules checks every rule and returns all problems found, joined;
 // nil means LoadFlowRules would accept the slice.
-func ValidateFlowRules(rules []FlowRule) error {
-	var errs []error
-	for i := range rules {
-		errs = checkFlowRule(errs, i, &rules[i])
-	}
-	return errors.Join(errs...)
-}
+func ValidateFlowRules(rules []FlowRule) error { return validateEach(rules, checkFlowRule) }
 
 // validateFlowRulesAt is ValidateFlowRules for the rules at the positions
-// at (ascending). A load checks only the positions that differ from the
-// rules in force: a rule's validity depends on the rule alone, and the
-// others passed when they were loaded.
+// at (see validateAt).
 func validateFlowRulesAt(rules []FlowRule, at []int32) error {
-	var errs []error
-	for _, p := range at {
-		if int(p) < len(rules) {
-			errs = checkFlowRule(errs, int(p), &rules[p])
-		}
-	}
-	return errors.Join(errs...)
+	return validateAt(rules, at, checkFlowRule)
 }
 
 // checkFlowRule appends the problems of rule i, r, to errs.

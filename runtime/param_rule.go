@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -85,37 +84,39 @@ type ParamFlowItem struct {
 // installed, one without per-value budgets, a server that does not answer),
 // and without it Sentinel's semantics would pass every call unchecked.
 func ValidateParamFlowRules(rules []ParamFlowRule) error {
-	var errs []error
-	for i, r := range rules {
-		fail := rulecheck.Report(func(field, reason string) {
-			errs = append(errs, &RuleError{Kind: "param-flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
-		})
-		fail.Counted(goNames, r.Resource, int32(r.Grade), r.Count)
-		fail.Check("ControlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
-		fail.Check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
-		fail.Check("BurstCount", rulecheck.NonNegative(int64(r.BurstCount)))
-		if r.DurationInSec < 0 {
-			fail("DurationInSec", fmt.Sprintf("%d must be > 0 (0 means 1)", r.DurationInSec))
-		}
-		seen := make(map[hotkeys.Key]int, len(r.Items))
-		for j, it := range r.Items {
-			name := "Items[" + strconv.Itoa(j) + "]."
-			k, field, reason := parseItem(it)
-			if field != "" {
-				fail(name+field, reason)
-				continue
-			}
-			fail.Check(name+"Count", rulecheck.NonNegative(int64(it.Count)))
-			if first, dup := seen[k]; dup {
-				fail(name+"Object", fmt.Sprintf("%q names the value of Items[%d] again", it.Object, first))
-			}
-			seen[k] = j
-		}
-		if r.ClusterMode {
-			validateParamCluster(r, fail)
-		}
+	return validateEach(rules, checkParamFlowRule)
+}
+
+// checkParamFlowRule appends the problems of rule i, r, to errs.
+func checkParamFlowRule(errs []error, i int, r *ParamFlowRule) []error {
+	fail := rulecheck.Report(func(field, reason string) {
+		errs = append(errs, &RuleError{Kind: "param-flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
+	})
+	fail.Counted(goNames, r.Resource, int32(r.Grade), r.Count)
+	fail.Check("ControlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
+	fail.Check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
+	fail.Check("BurstCount", rulecheck.NonNegative(int64(r.BurstCount)))
+	if r.DurationInSec < 0 {
+		fail("DurationInSec", fmt.Sprintf("%d must be > 0 (0 means 1)", r.DurationInSec))
 	}
-	return errors.Join(errs...)
+	seen := make(map[hotkeys.Key]int, len(r.Items))
+	for j, it := range r.Items {
+		name := "Items[" + strconv.Itoa(j) + "]."
+		k, field, reason := parseItem(it)
+		if field != "" {
+			fail(name+field, reason)
+			continue
+		}
+		fail.Check(name+"Count", rulecheck.NonNegative(int64(it.Count)))
+		if first, dup := seen[k]; dup {
+			fail(name+"Object", fmt.Sprintf("%q names the value of Items[%d] again", it.Object, first))
+		}
+		seen[k] = j
+	}
+	if r.ClusterMode {
+		validateParamCluster(*r, fail)
+	}
+	return errs
 }
 
 // validateParamCluster reports what is wrong with the cluster fields of a

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -63,4 +64,28 @@ func bucketsFor(intervalMs, widthMs int) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("cannot be split into at most %d equal buckets; use a rounder number", maxBuckets)
+}
+
+// validateEach runs one family's check on every rule and joins the
+// problems found; nil means the family's load would accept the slice.
+func validateEach[R any](rules []R, check func(errs []error, i int, r *R) []error) error {
+	var errs []error
+	for i := range rules {
+		errs = check(errs, i, &rules[i])
+	}
+	return errors.Join(errs...)
+}
+
+// validateAt is validateEach for the rules at the positions at
+// (ascending). A load checks only the positions that differ from the rules
+// in force: a rule's validity depends on the rule alone, and the others
+// passed when they were loaded.
+func validateAt[R any](rules []R, at []int32, check func(errs []error, i int, r *R) []error) error {
+	var errs []error
+	for _, p := range at {
+		if int(p) < len(rules) {
+			errs = check(errs, int(p), &rules[p])
+		}
+	}
+	return errors.Join(errs...)
 }
