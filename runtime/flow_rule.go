@@ -176,6 +176,31 @@ func (r FlowRule) appendDescribe(b []byte, index int) []byte {
 	return append(b, ')')
 }
 
+// blockText is the text BlockError.Rule carries for the flow rule at index:
+// describe's, with the cluster budget named when the rule is in cluster mode
+// (the same error serves a cluster block and a block by the local fallback,
+// so it names the rule, not who decided).
+func (r FlowRule) blockText(index int) string {
+	var buf [128]byte
+	return string(r.appendBlockText(buf[:0], index))
+}
+
+// blockResource and appendBlockRule make a flow rule a blockSource: a flow
+// check's error is formatted from its rule when first read.
+func (r *FlowRule) blockResource() string { return r.Resource }
+
+func (r *FlowRule) appendBlockRule(b []byte, index int) []byte { return r.appendBlockText(b, index) }
+
+// appendBlockText appends blockText's text to b.
+func (r FlowRule) appendBlockText(b []byte, index int) []byte {
+	b = r.appendDescribe(b, index)
+	if !r.ClusterMode {
+		return b
+	}
+	b = strconv.AppendInt(append(b[:len(b)-1], ", cluster flow "...), r.ClusterConfig.FlowID, 10)
+	return append(append(append(b, ' '), r.ClusterConfig.ThresholdType.String()...), ')')
+}
+
 // ValidateFlowRules checks every rule and returns all problems found, joined;
 // nil means LoadFlowRules would accept the slice.
 func ValidateFlowRules(rules []FlowRule) error { return validateEach(rules, checkFlowRule) }
@@ -236,29 +261,4 @@ func checkFlowRule(errs []error, i int, r *FlowRule) []error {
 		validateCluster(*r, fail)
 	}
 	return errs
-}
-
-// blockText is the text BlockError.Rule carries for the flow rule at index:
-// describe's, with the cluster budget named when the rule is in cluster mode
-// (the same error serves a cluster block and a block by the local fallback,
-// so it names the rule, not who decided).
-func (r FlowRule) blockText(index int) string {
-	var buf [128]byte
-	return string(r.appendBlockText(buf[:0], index))
-}
-
-// blockResource and appendBlockRule make a flow rule a blockSource: a flow
-// check's error is formatted from its rule when first read.
-func (r *FlowRule) blockResource() string { return r.Resource }
-
-func (r *FlowRule) appendBlockRule(b []byte, index int) []byte { return r.appendBlockText(b, index) }
-
-// appendBlockText appends blockText's text to b.
-func (r FlowRule) appendBlockText(b []byte, index int) []byte {
-	b = r.appendDescribe(b, index)
-	if !r.ClusterMode {
-		return b
-	}
-	b = strconv.AppendInt(append(b[:len(b)-1], ", cluster flow "...), r.ClusterConfig.FlowID, 10)
-	return append(append(append(b, ' '), r.ClusterConfig.ThresholdType.String()...), ')')
 }
