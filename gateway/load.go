@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -108,7 +109,7 @@ func compile(rules []FlowRule, apis []APIDefinition) (*state, error) {
 			errs = append(errs, &RuleError{Kind: "gw-api-group", Index: i, Name: a.Name, Field: field, Reason: reason})
 		}
 		if a.Name == "" {
-			fail("apiName", "is empty")
+			fail("apiName", rulecheck.Empty)
 		} else if j, dup := seen[a.Name]; dup {
 			fail("apiName", fmt.Sprintf("is also the name of definition #%d", j))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
@@ -42,7 +43,7 @@ const (
 )
 
 // FlowRule is Sentinel's GatewayFlowRule. In Go, zero fields are zero
-// (Grade 0 is concurrency, as in runtime.FlowRule) except IntervalSec (see
+// (Grade 0 is QPS, as in runtime.FlowRule) except IntervalSec (see
 // Normalize); ParseFlowRules gives fields a document leaves out Sentinel's
 // defaults (grade 1 QPS, intervalSec 1, maxQueueingTimeoutMs 500).
 type FlowRule struct {
@@ -117,44 +118,24 @@ func (e *RuleError) Error() string {
 	return fmt.Sprintf("%s %s #%d (%q): %s: %s", e.Kind, what, e.Index, e.Name, e.Field, e.Reason)
 }
 
+// jsonNames spells the fields rulecheck's shared checks report as
+// Sentinel's JSON does.
+var jsonNames = rulecheck.Names{Resource: "resource", Grade: "grade", Count: "count"}
+
 // validateRule returns the problems of one rule (after Normalize).
 func validateRule(i int, r FlowRule) []error {
 	var errs []error
-	fail := func(field, reason string) {
+	fail := rulecheck.Report(func(field, reason string) {
 		errs = append(errs, &RuleError{Kind: "gw-flow", Index: i, Name: r.Resource, Field: field, Reason: reason})
-	}
-	if r.Resource == "" {
-		fail("resource", "is empty")
-	}
+	})
+	fail.Counted(jsonNames, r.Resource, int32(r.Grade), r.Count)
 	if r.ResourceMode != ModeRoute && r.ResourceMode != ModeAPI {
 		fail("resourceMode", fmt.Sprintf("%d is not 0 (route) or 1 (API name)", r.ResourceMode))
 	}
-	if r.Grade != runtime.FlowGradeQPS && r.Grade != runtime.FlowGradeConcurrency {
-		fail("grade", fmt.Sprintf("%d is not runtime.FlowGradeQPS or FlowGradeConcurrency", r.Grade))
-	}
-	if !(r.Count >= 0) {
-		fail("count", fmt.Sprintf("%v must be >= 0", r.Count))
-	}
-	if r.IntervalSec <= 0 {
-		fail("intervalSec", fmt.Sprintf("%d must be > 0", r.IntervalSec))
-	}
-	switch r.ControlBehavior {
-	case runtime.BehaviorReject:
-	case runtime.BehaviorRateLimiter:
-		if r.Grade != runtime.FlowGradeQPS {
-			fail("controlBehavior", "the rate limiter needs grade 1 (QPS)")
-		}
-	default:
-		fail("controlBehavior", fmt.Sprintf("%d is not 0 (reject) or 2 (rate limiter)", r.ControlBehavior))
-	}
-	if r.Burst < 0 {
-		fail("burst", fmt.Sprintf("%d must be >= 0", r.Burst))
-	}
-	if r.MaxQueueingTimeoutMs < 0 {
-		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d must be >= 0", r.MaxQueueingTimeoutMs))
-	} else if limit := runtime.MaxQueueingTime().Milliseconds(); int64(r.MaxQueueingTimeoutMs) > limit {
-		fail("maxQueueingTimeoutMs", fmt.Sprintf("%d is more than the %d ms a request may be kept waiting (runtime.SetMaxQueueingTime)", r.MaxQueueingTimeoutMs, limit))
-	}
+	fail.Check("intervalSec", rulecheck.Positive(int64(r.IntervalSec)))
+	fail.Check("controlBehavior", rulecheck.PerValueBehavior(int32(r.ControlBehavior), int32(r.Grade)))
+	fail.Check("burst", rulecheck.NonNegative(int64(r.Burst)))
+	fail.Check("maxQueueingTimeoutMs", rulecheck.QueueingMs(r.MaxQueueingTimeoutMs, runtime.MaxQueueingTime().Milliseconds()))
 	if p := r.ParamItem; p != nil {
 		switch p.ParseStrategy {
 		case ParseClientIP, ParseHost:

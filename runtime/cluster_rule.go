@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 )
 
 // ThresholdType says how a cluster-mode flow rule's Count is read. Values are
@@ -52,54 +54,39 @@ func (t ThresholdType) String() string {
 	return "ThresholdType(" + strconv.Itoa(int(t)) + ")"
 }
 
-// blockText is the text BlockError.Rule carries for the flow rule at index:
-// describe's, with the cluster budget named when the rule is in cluster mode
-// (the same error serves a cluster block and a block by the local fallback,
-// so it names the rule, not who decided).
-func (r FlowRule) blockText(index int) string {
-	var buf [128]byte
-	return string(r.appendBlockText(buf[:0], index))
-}
-
-// blockResource and appendBlockRule make a flow rule a blockSource: a flow
-// check's error is formatted from its rule when first read.
-func (r *FlowRule) blockResource() string { return r.Resource }
-
-func (r *FlowRule) appendBlockRule(b []byte, index int) []byte { return r.appendBlockText(b, index) }
-
-// appendBlockText appends blockText's text to b.
-func (r FlowRule) appendBlockText(b []byte, index int) []byte {
-	b = r.appendDescribe(b, index)
-	if !r.ClusterMode {
-		return b
-	}
-	b = strconv.AppendInt(append(b[:len(b)-1], ", cluster flow "...), r.ClusterConfig.FlowID, 10)
-	return append(append(append(b, ' '), r.ClusterConfig.ThresholdType.String()...), ')')
-}
-
 // validateCluster reports what is wrong with the cluster fields of a rule in
 // cluster mode. The token services count passed calls per window of one
 // resource, so cluster mode takes QPS rules of the direct strategy only.
 func validateCluster(r FlowRule, fail func(field, reason string)) {
 	c := r.ClusterConfig
+	windowOK := checkClusterConfig(c, r.Grade, fail)
+	if r.Strategy != StrategyDirect {
+		fail("ClusterMode", "needs the direct strategy")
+	}
+	if windowOK && c.WindowIntervalMs != 0 {
+		if _, err := bucketsFor(c.WindowIntervalMs, flowBucketMs); err != nil {
+			fail("ClusterConfig.WindowIntervalMs", err.Error())
+		}
+	}
+}
+
+// checkClusterConfig reports the problems flow and param-flow rules in
+// cluster mode share: a budget id, a threshold type, the QPS grade and a
+// window span in range. windowOK says whether the span is in range, for
+// the checks a family adds on it.
+func checkClusterConfig(c ClusterConfig, grade FlowGrade, fail func(field, reason string)) (windowOK bool) {
 	if c.FlowID <= 0 {
 		fail("ClusterConfig.FlowID", fmt.Sprintf("%d must be > 0 in cluster mode", c.FlowID))
 	}
 	if c.ThresholdType != AvgLocal && c.ThresholdType != Global {
 		fail("ClusterConfig.ThresholdType", fmt.Sprintf("%d is not a threshold type (0 avgLocal, 1 global)", c.ThresholdType))
 	}
-	if r.Grade != FlowGradeQPS {
-		fail("ClusterMode", "needs Grade QPS")
+	if grade != FlowGradeQPS {
+		fail("ClusterMode", rulecheck.NeedsQPS)
 	}
-	if r.Strategy != StrategyDirect {
-		fail("ClusterMode", "needs the direct strategy")
+	if why := rulecheck.IntervalMs(c.WindowIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs); why != "" {
+		fail("ClusterConfig.WindowIntervalMs", why)
+		return false
 	}
-	switch {
-	case c.WindowIntervalMs < 0 || c.WindowIntervalMs > maxStatIntervalMs:
-		fail("ClusterConfig.WindowIntervalMs", fmt.Sprintf("%d must be between 1 and %d (0 means %d)", c.WindowIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs))
-	case c.WindowIntervalMs != 0:
-		if _, err := bucketsFor(c.WindowIntervalMs, flowBucketMs); err != nil {
-			fail("ClusterConfig.WindowIntervalMs", err.Error())
-		}
-	}
+	return true
 }

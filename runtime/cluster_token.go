@@ -3,7 +3,6 @@ package runtime
 import (
 	"strconv"
 	"sync/atomic"
-	"time"
 )
 
 // TokenStatus is a token service's answer to one request. Values are
@@ -105,32 +104,6 @@ func SetTokenService(s TokenService) (previous TokenService) {
 	return nil
 }
 
-// askCluster decides a call of a cluster-mode rule through the token
-// service. decided is false when the service failed and the rule falls back
-// to the local check; the fallback-or-pass choice is Sentinel's
-// fallbackToLocalOrPass.
-func (f *flowCheck) askCluster(acquire int64, prioritized bool) (v verdict, decided bool) {
-	res := TokenResult{Status: TokenFail}
-	if box := activeTokenService.Load(); box != nil {
-		res = box.s.RequestToken(&f.rule, acquire, prioritized)
-	}
-	switch res.Status {
-	case TokenOK:
-		return verdictPass, true
-	case TokenBlocked:
-		return verdictBlock, true
-	case TokenShouldWait:
-		if res.WaitMs > 0 {
-			sleep(time.Duration(res.WaitMs) * time.Millisecond)
-		}
-		return verdictWaited, true
-	}
-	if f.rule.ClusterConfig.FallbackToLocalWhenFail {
-		return verdictPass, false
-	}
-	return verdictPass, true
-}
-
 // ParamTokenService is a TokenService that also decides hot-parameter rules
 // in cluster mode (ParamFlowRule.ClusterMode): the token server keeps the
 // per-value budget of every instance sharing ClusterConfig.FlowID. The
@@ -147,19 +120,4 @@ func (f *flowCheck) askCluster(acquire int64, prioritized bool) (v verdict, deci
 // valid during the call.
 type ParamTokenService interface {
 	RequestParamToken(rule *ParamFlowRule, acquire int64, arg ParamArg) TokenResult
-}
-
-// askParamCluster asks the installed token service for a param rule's
-// tokens: TokenFail when none is installed or it cannot decide param
-// rules.
-func askParamCluster(rule *ParamFlowRule, acquire int64, arg *ParamArg) TokenStatus {
-	box := activeTokenService.Load()
-	if box == nil {
-		return TokenFail
-	}
-	svc, ok := box.s.(ParamTokenService)
-	if !ok {
-		return TokenFail
-	}
-	return svc.RequestParamToken(rule, acquire, *arg).Status
 }

@@ -1,6 +1,11 @@
 package runtime
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
+)
 
 // FlowGrade is what a flow rule (or a hot-parameter rule) counts. The zero
 // value is FlowGradeQPS, as Java's FlowRule defaults to QPS: a
@@ -169,4 +174,91 @@ func (r FlowRule) appendDescribe(b []byte, index int) []byte {
 		b = append(append(b, ", via entrance "...), r.RefResource...)
 	}
 	return append(b, ')')
+}
+
+// blockText is the text BlockError.Rule carries for the flow rule at index:
+// describe's, with the cluster budget named when the rule is in cluster mode
+// (the same error serves a cluster block and a block by the local fallback,
+// so it names the rule, not who decided).
+func (r FlowRule) blockText(index int) string {
+	var buf [128]byte
+	return string(r.appendBlockText(buf[:0], index))
+}
+
+// blockResource and appendBlockRule make a flow rule a blockSource: a flow
+// check's error is formatted from its rule when first read.
+func (r *FlowRule) blockResource() string { return r.Resource }
+
+func (r *FlowRule) appendBlockRule(b []byte, index int) []byte { return r.appendBlockText(b, index) }
+
+// appendBlockText appends blockText's text to b.
+func (r FlowRule) appendBlockText(b []byte, index int) []byte {
+	b = r.appendDescribe(b, index)
+	if !r.ClusterMode {
+		return b
+	}
+	b = strconv.AppendInt(append(b[:len(b)-1], ", cluster flow "...), r.ClusterConfig.FlowID, 10)
+	return append(append(append(b, ' '), r.ClusterConfig.ThresholdType.String()...), ')')
+}
+
+// ValidateFlowRules checks every rule and returns all problems found, joined;
+// nil means LoadFlowRules would accept the slice.
+func ValidateFlowRules(rules []FlowRule) error { return validateEach(rules, checkFlowRule) }
+
+// validateFlowRulesAt is ValidateFlowRules for the rules at the positions
+// at (see validateAt).
+func validateFlowRulesAt(rules []FlowRule, at []int32) error {
+	return validateAt(rules, at, checkFlowRule)
+}
+
+// checkFlowRule appends the problems of rule i, r, to errs.
+func checkFlowRule(errs []error, i int, r *FlowRule) []error {
+	fail := rulecheck.Report(func(field, reason string) {
+		errs = append(errs, &RuleError{Kind: "flow", Index: i, Resource: r.Resource, Field: field, Reason: reason})
+	})
+	fail.Counted(goNames, r.Resource, int32(r.Grade), r.Count)
+	switch r.Strategy {
+	case StrategyDirect:
+		if r.RefResource != "" {
+			fail("RefResource", "must be empty for the direct strategy")
+		}
+	case StrategyRelate, StrategyChain:
+		if r.RefResource == "" {
+			fail("RefResource", "is required for the relate and chain strategies")
+		} else if r.Strategy == StrategyRelate && r.RefResource == r.Resource {
+			fail("RefResource", "must name another resource for the relate strategy")
+		}
+	default:
+		fail("Strategy", fmt.Sprintf("%d is not a strategy (0 direct, 1 relate, 2 chain)", r.Strategy))
+	}
+	switch r.ControlBehavior {
+	case BehaviorReject, BehaviorWarmUp, BehaviorRateLimiter, BehaviorWarmUpRateLimiter:
+		if r.ControlBehavior != BehaviorReject && r.Grade == FlowGradeConcurrency {
+			fail("ControlBehavior", "other than reject "+rulecheck.NeedsQPS)
+		}
+	default:
+		fail("ControlBehavior", fmt.Sprintf("%d is not a behavior (0 reject, 1 warm-up, 2 rate limiter, 3 warm-up rate limiter)", r.ControlBehavior))
+	}
+	warm := r.ControlBehavior == BehaviorWarmUp || r.ControlBehavior == BehaviorWarmUpRateLimiter
+	if r.WarmUpPeriodSec < 0 || (warm && r.WarmUpPeriodSec == 0) {
+		fail("WarmUpPeriodSec", fmt.Sprintf("%d must be > 0 for warm-up", r.WarmUpPeriodSec))
+	}
+	if r.ColdFactor < 0 || r.ColdFactor == 1 {
+		fail("ColdFactor", fmt.Sprintf("%d must be > 1 (0 means %d)", r.ColdFactor, DefaultColdFactor))
+	}
+	fail.Check("MaxQueueingTimeMs", queueingReason(r.MaxQueueingTimeMs))
+	switch why := rulecheck.IntervalMs(r.StatIntervalMs, maxStatIntervalMs, DefaultStatIntervalMs); {
+	case why != "":
+		fail("StatIntervalMs", why)
+	case r.StatIntervalMs != 0 && r.StatIntervalMs != DefaultStatIntervalMs && r.Strategy != StrategyDirect:
+		fail("StatIntervalMs", "can only be changed for the direct strategy")
+	case r.StatIntervalMs != 0:
+		if _, err := bucketsFor(r.StatIntervalMs, flowBucketMs); err != nil {
+			fail("StatIntervalMs", err.Error())
+		}
+	}
+	if r.ClusterMode {
+		validateCluster(*r, fail)
+	}
+	return errs
 }

@@ -5,10 +5,9 @@ import (
 )
 
 // A first load of many flow rules is bound by allocation and the garbage
-// collector (issue 11 §3), so each rule on a new resource costs a fixed
-// number of objects: the resource with its statistics node, window and
-// gauge, and their counter words (five objects before NewSecondIn), the flow
-// check with its block error and the rule set. The error's message is
+// collector, so each rule on a new resource costs a fixed number of objects:
+// the resource with its statistics node, window and gauge, and their counter
+// words, the flow check with its block error and the rule set. The error's message is
 // formatted when first read, not at the load. Checked as objects per rule,
 // not time, so that the test holds on a loaded machine.
 func TestFirstLoadAllocsPerFlowRule(t *testing.T) {

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"math"
-	"sync"
 	"sync/atomic"
 
 	"github.com/sentinelgen/sentinelgen/runtime/leaparray"
@@ -32,21 +31,6 @@ func (s BreakerState) String() string {
 		return "HALF_OPEN"
 	}
 	return "UNKNOWN"
-}
-
-// BreakerEvent describes one state change of a circuit breaker.
-type BreakerEvent struct {
-	// Resource is the guarded resource.
-	Resource string
-	// Rule is the degrade rule of the breaker, with defaults filled in.
-	Rule DegradeRule
-	// From and To are the states before and after the change.
-	From, To BreakerState
-	// Value is what triggered an opening: the slow or error ratio, or the
-	// error count; 1 when a failed probe re-opened the breaker; 0 otherwise.
-	Value float64
-	// AtMs is the Clock's time of the change, in milliseconds.
-	AtMs int64
 }
 
 // Counters of a breaker's window.
@@ -176,10 +160,9 @@ func (b *breaker) recordAndJudge(c leaparray.Cursor, bad, probe bool) bool {
 
 // recordSettled is recordAndJudge's most common case alone, with few
 // variables to save: a good call to a CLOSED breaker whose judgement has
-// settled in the cursor's window only adds to the total. (At an inliner
-// cost of 103 it does not inline into Exit.) It reports false, having
-// written nothing, in every other case, which the caller then hands to
-// recordAndJudge.
+// settled in the cursor's window only adds to the total. It reports false,
+// having written nothing, in every other case, which the caller then hands
+// to recordAndJudge.
 func (b *breaker) recordSettled(c leaparray.Cursor) bool {
 	return b.settledID.Load() == c.ID() && b.state.Load() == int32(StateClosed) && c.TryAdd(brTotal, 1)
 }
@@ -240,55 +223,4 @@ func (b *breaker) transition(from, to BreakerState, value float64, nowMs int64) 
 	}
 	notifyBreaker(BreakerEvent{Resource: b.rule.Resource, Rule: b.rule, From: from, To: to, Value: value, AtMs: nowMs})
 	return true
-}
-
-// Breaker listeners: a copy-on-write slice so notification takes no lock.
-var breakerListeners struct {
-	mu     sync.Mutex
-	nextID uint64
-	list   atomic.Pointer[[]breakerListener]
-}
-
-type breakerListener struct {
-	id uint64
-	fn func(BreakerEvent)
-}
-
-// OnBreakerStateChange registers fn to be called on every circuit breaker
-// state change, synchronously on the goroutine whose call caused it (keep fn
-// quick and never block in it). It returns a function that unregisters fn.
-func OnBreakerStateChange(fn func(BreakerEvent)) (unregister func()) {
-	breakerListeners.mu.Lock()
-	defer breakerListeners.mu.Unlock()
-	breakerListeners.nextID++
-	id := breakerListeners.nextID
-	var list []breakerListener
-	if old := breakerListeners.list.Load(); old != nil {
-		list = append(list, *old...)
-	}
-	list = append(list, breakerListener{id: id, fn: fn})
-	breakerListeners.list.Store(&list)
-	return func() {
-		breakerListeners.mu.Lock()
-		defer breakerListeners.mu.Unlock()
-		old := breakerListeners.list.Load()
-		if old == nil {
-			return
-		}
-		kept := make([]breakerListener, 0, len(*old))
-		for _, l := range *old {
-			if l.id != id {
-				kept = append(kept, l)
-			}
-		}
-		breakerListeners.list.Store(&kept)
-	}
-}
-
-func notifyBreaker(ev BreakerEvent) {
-	if list := breakerListeners.list.Load(); list != nil {
-		for _, l := range *list {
-			l.fn(ev)
-		}
-	}
 }

@@ -1,10 +1,11 @@
 package runtime
 
 import (
-	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
+
+	"github.com/sentinelgen/sentinelgen/internal/rulecheck"
 )
 
 // DefaultMaxQueueingTime is the longest wait a rate limiter's rule may
@@ -48,14 +49,12 @@ func MaxQueueingTime() time.Duration {
 	return time.Duration(satMul(ms, int64(time.Millisecond)))
 }
 
-// queueingTooLong says why ms is over the bound, or "".
-func queueingTooLong(ms int) string {
+// queueingReason says why a rule's MaxQueueingTimeMs of ms is refused
+// (negative, or over the bound in force), or "".
+func queueingReason(ms int) string {
 	limit := maxQueueingMs.Load()
 	if limit == 0 {
 		limit = DefaultMaxQueueingTime.Milliseconds()
 	}
-	if limit >= math.MaxInt || int64(ms) <= limit {
-		return ""
-	}
-	return fmt.Sprintf("%d is more than the %d ms a caller may be kept waiting (runtime.SetMaxQueueingTime)", ms, limit)
+	return rulecheck.QueueingMs(ms, limit)
 }

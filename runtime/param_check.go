@@ -13,7 +13,7 @@ import (
 // This file is the seam between the rule framework (rules.go, ruleset.go,
 // resource.go, record.go) and hot-parameter flow control: buildParamChecks
 // at load, enter and exit per call. The per-value algorithms are in
-// paramflow_value.go.
+// param_value.go.
 
 // paramChecks is one resource's hot-parameter checks, built at load and
 // immutable after.
@@ -289,48 +289,6 @@ func (r *paramRule) blockFor(n *hotkeys.Node[paramValue]) *BlockError {
 	}}
 	n.Val.blocked.Store(vb)
 	return &vb.err
-}
-
-// describe is the text BlockError.Rule carries for the param-flow rule at
-// index, e.g. "param-flow rule #0 (param 0, QPS 5 per 1s, burst 2)".
-func (r ParamFlowRule) describe(index int) string {
-	b := []byte("param-flow rule #")
-	b = strconv.AppendInt(b, int64(index), 10)
-	b = append(b, " (param "...)
-	b = strconv.AppendInt(b, int64(r.ParamIdx), 10)
-	switch {
-	case r.Grade == FlowGradeConcurrency:
-		b = append(b, ", concurrency "...)
-		b = strconv.AppendFloat(b, r.Count, 'g', -1, 64)
-	case r.ControlBehavior == BehaviorRateLimiter:
-		b = append(b, ", rate limiter "...)
-		b = strconv.AppendFloat(b, r.Count, 'g', -1, 64)
-		b = append(b, " per "...)
-		b = strconv.AppendInt(b, int64(r.DurationInSec), 10)
-		b = append(b, "s, queue "...)
-		b = strconv.AppendInt(b, int64(r.MaxQueueingTimeMs), 10)
-		b = append(b, "ms"...)
-	default:
-		b = append(b, ", QPS "...)
-		b = strconv.AppendFloat(b, r.Count, 'g', -1, 64)
-		b = append(b, " per "...)
-		b = strconv.AppendInt(b, int64(r.DurationInSec), 10)
-		b = append(b, 's')
-		if r.BurstCount > 0 {
-			b = append(b, ", burst "...)
-			b = strconv.AppendInt(b, int64(r.BurstCount), 10)
-		}
-	}
-	if n := len(r.Items); n > 0 {
-		b = append(b, ", "...)
-		b = strconv.AppendInt(b, int64(n), 10)
-		b = append(b, " items"...)
-	}
-	if r.ClusterMode {
-		b = append(b, ", cluster flow "...)
-		b = strconv.AppendInt(b, r.ClusterConfig.FlowID, 10)
-	}
-	return string(append(b, ')'))
 }
 
 // yield is what a CAS loop does after losing a race (Sentinel's

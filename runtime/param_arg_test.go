@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/argview"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/hotkeys"
 )
 
@@ -146,3 +147,7 @@ func TestItemClasses(t *testing.T) {
 		}
 	}
 }
+
+// argviewPlain is true when slice arguments are copied (sentinel_purego),
+// which allocates by design.
+const argviewPlain = argview.Plain

@@ -12,8 +12,8 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-// The rule kinds of issue 14 through the interceptors, over a real
-// loopback connection.
+// The param-flow and authority rule families through the interceptors, over
+// a real loopback connection.
 
 func TestHotParameterFromRequest(t *testing.T) {
 	useManualClock(t)

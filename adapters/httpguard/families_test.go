@@ -9,9 +9,9 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
-// The rule kinds of issue 14 through the adapter, end to end over a real
-// server: hot parameters from the request, authority from the origin
-// header, system protection of inbound routes.
+// The param-flow, authority and system rule families through the adapter,
+// end to end over a real server: hot parameters from the request,
+// authority from the origin header, system protection of inbound routes.
 
 func TestHotParameterFromPathValue(t *testing.T) {
 	useManualClock(t)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"slices"
@@ -519,5 +520,225 @@ func TestParamInFlightValueNotEvicted(t *testing.T) {
 func TestParamValueNodeSize(t *testing.T) {
 	if s := reflect.TypeFor[hotkeys.Node[paramValue]]().Size(); s > 80 {
 		t.Fatalf("node of a tracked value is %d bytes, more than 80", s)
+	}
+}
+
+// enterN enters one call acquiring acquire tokens of args at the manual
+// clock's time and exits it at once; it reports whether the call passed.
+func enterN(pc *paramChecks, clock *ManualClock, acquire int64, args ...ParamArg) bool {
+	var h paramHeld
+	if pc.enter(&h, args, int64(clock.Now()), acquire) != nil {
+		return false
+	}
+	pc.exit(&h, acquire)
+	return true
+}
+
+// A call refused before the bucket is consulted (acquire above
+// count+burst) does not record the value, as Sentinel's
+// passDefaultLocalCheck returns before timeCounters.putIfAbsent: the
+// value's bucket starts at the first call that reaches it, and its refills
+// are timed from there. Were the value recorded at the refused call, the
+// last call would come 3.5 s after that first sight, past the 3 s
+// duration, and be refilled.
+func TestParamRefusedFirstSightDoesNotRecordValue(t *testing.T) {
+	clock := useManualClock(t)
+	r := qps(1)
+	r.DurationInSec = 3
+	pc := paramSeam(t, r)
+	v := StringArg("sku-1")
+	if enterN(pc, clock, 3, v) {
+		t.Fatal("acquire 3 of a bucket of 1 passed")
+	}
+	clock.Advance(1000 * time.Millisecond)
+	if !enterN(pc, clock, 1, v) {
+		t.Fatal("first call reaching the bucket refused")
+	}
+	clock.Advance(2500 * time.Millisecond)
+	if enterN(pc, clock, 1, v) {
+		t.Fatal("refilled 2.5 s after the first pass, within the 3 s duration: refills timed from the refused call")
+	}
+	clock.Advance(501 * time.Millisecond)
+	if !enterN(pc, clock, 1, v) {
+		t.Fatal("not refilled 3.001 s after the first pass")
+	}
+}
+
+// The same holds for a value whose item sets its bucket (count+burst of
+// the item), and with a burst: only acquire > count+burst is refused
+// before the value is recorded.
+func TestParamRefusedFirstSightItemAndBurst(t *testing.T) {
+	clock := useManualClock(t)
+	r := qps(5)
+	r.DurationInSec = 2
+	r.BurstCount = 1
+	r.Items = []ParamFlowItem{{Object: "7", ClassType: "int", Count: 1}}
+	pc := paramSeam(t, r)
+	v := IntArg(7)
+	if enterN(pc, clock, 3, v) {
+		t.Fatal("acquire 3 of the item's bucket of 1+1 passed")
+	}
+	clock.Advance(1500 * time.Millisecond)
+	if !enterN(pc, clock, 2, v) {
+		t.Fatal("acquire 2 of a fresh bucket of 2 refused")
+	}
+	clock.Advance(1000 * time.Millisecond) // 2.5 s after the refused call, 1 s after the first pass
+	if enterN(pc, clock, 1, v) {
+		t.Fatal("refilled 1 s after the first pass, within the 2 s duration")
+	}
+}
+
+// countingClock is a ManualClock that counts its readings.
+type countingClock struct {
+	*ManualClock
+	reads atomic.Int64
+}
+
+func (c *countingClock) Nanotime() int64 {
+	c.reads.Add(1)
+	return c.ManualClock.Nanotime()
+}
+
+// readsPerCall loads rules and reports how many clock readings one
+// EntryArgsTo/Exit pair takes.
+func readsPerCall(t *testing.T, c *countingClock, res *Resource, r Rules) int64 {
+	t.Helper()
+	mustLoad(t, r)
+	var e Entry
+	before := c.reads.Load()
+	if be := res.EntryArgsTo(&e, context.Background(), []ParamArg{StringArg("k")}); be != nil {
+		t.Fatalf("blocked: %v", be)
+	}
+	e.Exit()
+	return c.reads.Load() - before
+}
+
+// A param rule that cannot sleep (reject grade, or a rate limiter without a
+// queue) leaves the time read before it valid, so the call reads the clock
+// as often as one without a param rule; a queueing rate limiter reads it
+// again after its check.
+func TestParamCheckReadsClockAgainOnlyWhenItMaySleep(t *testing.T) {
+	c := &countingClock{ManualClock: NewManualClock(testStart)}
+	SetClock(c)
+	t.Cleanup(func() {
+		SetClock(nil)
+		if err := LoadRules(Rules{}); err != nil {
+			t.Errorf("clearing rules: %v", err)
+		}
+	})
+	res := NewResource(uniqueName(t, "reads"))
+	flow := []FlowRule{{Resource: res.Name(), Grade: FlowGradeQPS, Count: 1e9}}
+	plain := readsPerCall(t, c, res, Rules{Flow: flow})
+	reject := readsPerCall(t, c, res, Rules{Flow: flow,
+		ParamFlow: []ParamFlowRule{{Resource: res.Name(), Grade: FlowGradeQPS, Count: 1e6}}})
+	if reject != plain {
+		t.Errorf("reject-grade param rule: %d clock reads per call, want %d (as without it)", reject, plain)
+	}
+	c.Advance(time.Second)
+	queued := readsPerCall(t, c, res, Rules{Flow: flow,
+		ParamFlow: []ParamFlowRule{{Resource: res.Name(), Grade: FlowGradeQPS, Count: 1e6,
+			ControlBehavior: BehaviorRateLimiter, MaxQueueingTimeMs: 500}}})
+	if queued != plain+1 {
+		t.Errorf("queueing param rule: %d clock reads per call, want %d", queued, plain+1)
+	}
+}
+
+// paramBlockErrors is the param-flow entries of r.BlockErrors.
+func paramBlockErrors(r *Resource) []*BlockError {
+	var out []*BlockError
+	for _, e := range r.BlockErrors(nil) {
+		if e.Type() == BlockTypeParamFlow {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Param-flow blocks are counted under their rule: BlockErrors lists one
+// error per param-flow rule (in load order, after the breakers) whose
+// Blocked is the rule's blocks over all its values, times their acquire
+// counts, while each refused value's own error still names the value. A
+// reload that keeps the rule at its index keeps the error and its count;
+// a changed rule counts from zero.
+func TestParamBlocksCountedUnderTheirRule(t *testing.T) {
+	useManualClock(t)
+	name := uniqueName(t, "detail")
+	res := NewResource(name)
+	flow := FlowRule{Resource: name, Grade: FlowGradeQPS, Count: 100}
+	byString := ParamFlowRule{Resource: name, Grade: FlowGradeQPS, Count: 1}
+	byInt := ParamFlowRule{Resource: name, Grade: FlowGradeQPS, Count: 1, ParamIdx: 1}
+	rules := Rules{Flow: []FlowRule{flow}, ParamFlow: []ParamFlowRule{byString, byInt}}
+	mustLoad(t, rules)
+	errs := paramBlockErrors(res)
+	if len(errs) != 2 {
+		t.Fatalf("BlockErrors lists %d param-flow errors, want 2: %v", len(errs), res.BlockErrors(nil))
+	}
+	if all := res.BlockErrors(nil); all[0].Type() != BlockTypeFlow || all[1] != errs[0] || all[2] != errs[1] {
+		t.Fatalf("BlockErrors order %v, want the flow rule's, then the param-flow rules' in load order", all)
+	}
+	if errs[0].Rule() != "param-flow rule #0 (param 0, QPS 1 per 1s)" || errs[1].Rule() != "param-flow rule #1 (param 1, QPS 1 per 1s)" {
+		t.Fatalf("rules %q, %q", errs[0].Rule(), errs[1].Rule())
+	}
+	if errs[0].Value() != "" || errs[0].Blocked() != 0 {
+		t.Fatalf("rule error before any block: value %q, Blocked %d", errs[0].Value(), errs[0].Blocked())
+	}
+
+	ctx := context.Background()
+	enter := func(acquire int64, args ...ParamArg) *BlockError {
+		var e Entry
+		if be := res.EntryArgsTo(&e, ctx, args, AcquireCount(int(acquire))); be != nil {
+			return be
+		}
+		e.Exit()
+		return nil
+	}
+	// Values a and b each pass once under rule #0, then are refused: a
+	// twice, b once with acquire 3. c is refused by rule #1 on int 7.
+	var perValue []*BlockError
+	for _, c := range []struct {
+		acquire int64
+		s       string
+		n       int64
+		blocked bool
+	}{
+		{1, "a", 1, false}, {1, "a", 2, true}, {1, "a", 3, true},
+		{1, "b", 4, false}, {3, "b", 5, true},
+		{1, "c", 7, false}, {1, "d", 7, true},
+	} {
+		be := enter(c.acquire, StringArg(c.s), IntArg(c.n))
+		if (be != nil) != c.blocked {
+			t.Fatalf("call %q/%d: block %v, want blocked %v", c.s, c.n, be, c.blocked)
+		}
+		if be != nil {
+			perValue = append(perValue, be)
+		}
+	}
+	if perValue[0].Value() != "a" || perValue[2].Value() != "b" || perValue[3].Value() != "7" {
+		t.Fatalf("per-value errors name %q %q %q", perValue[0].Value(), perValue[2].Value(), perValue[3].Value())
+	}
+	if got := errs[0].Blocked(); got != 5 {
+		t.Errorf("rule #0 Blocked() = %d, want 5 (a twice, b with acquire 3)", got)
+	}
+	if got := errs[1].Blocked(); got != 1 {
+		t.Errorf("rule #1 Blocked() = %d, want 1", got)
+	}
+	if got := perValue[0].Blocked(); got != 2 {
+		t.Errorf("value a's error Blocked() = %d, want 2", got)
+	}
+
+	// Reload: the flow rule changes, both param rules stay at their index.
+	rules.Flow[0].Count = 200
+	mustLoad(t, rules)
+	if now := paramBlockErrors(res); len(now) != 2 || now[0] != errs[0] || now[0].Blocked() != 5 || now[1] != errs[1] {
+		t.Fatalf("after a reload keeping the param rules, errors %v (Blocked %d), want the same with 5", now, now[0].Blocked())
+	}
+	if be := enter(1, StringArg("a"), IntArg(9)); be != perValue[0] || errs[0].Blocked() != 6 {
+		t.Fatalf("after the reload: a refused by %p (want %p), rule Blocked %d, want 6", be, perValue[0], errs[0].Blocked())
+	}
+	// A changed rule gets a new error counting from zero.
+	rules.ParamFlow[0].Count = 2
+	mustLoad(t, rules)
+	if now := paramBlockErrors(res); now[0] == errs[0] || now[0].Blocked() != 0 || now[1] != errs[1] {
+		t.Fatalf("after changing rule #0: %v, Blocked %d", now, now[0].Blocked())
 	}
 }
