@@ -105,7 +105,7 @@ func load(next ruleLists, kinds ruleKinds) error {
 	if kinds&kindAuthority == 0 {
 		next.authority = cur.authority
 	}
-	var err error // the gateway's rules follow the user's (paramflow_gateway.go)
+	var err error // the gateway's rules follow the user's (param_gateway.go)
 	if next.param, err = joinGatewayParams(cur.param, next.param, kinds); err != nil {
 		return err
 	}

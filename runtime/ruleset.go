@@ -10,7 +10,7 @@ import "github.com/sentinelgen/sentinelgen/runtime/leaparray"
 type ruleSet struct {
 	flow    []*flowCheck
 	degrade []*breaker
-	// param is the hot-parameter checks (see paramflow_check.go); nil
+	// param is the hot-parameter checks (see param_check.go); nil
 	// without param rules.
 	param *paramChecks
 	// extras is the parts few resources have; nil when the resource has
