@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/internal/suggest"
 )
@@ -27,13 +28,31 @@ const (
 	KeyTrace           = "trace"
 	KeyEntryType       = "entryType"
 	KeyResourceType    = "resourceType"
+	// The keys below have no @SentinelResource counterpart: they give the
+	// call a deadline and retry its failures within a budget.
+	KeyTimeout      = "timeout"
+	KeyRetries      = "retries"
+	KeyRetryBackoff = "retryBackoff"
+	KeyRetryBudget  = "retryBudget"
 )
+
+// MaxRetries bounds the directive's retries=.
+const MaxRetries = 10
+
+// DefaultRetryBackoff is the first retry's backoff bound when the directive
+// has retries= without retryBackoff=.
+const DefaultRetryBackoff = 50 * time.Millisecond
+
+// DefaultRetryBudget is the share of calls that may be retried when the
+// directive has retries= without retryBudget=.
+const DefaultRetryBudget = 0.1
 
 // knownKeys lists the keys in the order the documentation gives them; it is
 // also the candidate list for "did you mean" suggestions.
 var knownKeys = []string{
 	KeyName, KeyBlockHandler, KeyFallback, KeyDefaultFallback,
 	KeyIgnore, KeyTrace, KeyEntryType, KeyResourceType,
+	KeyTimeout, KeyRetries, KeyRetryBackoff, KeyRetryBudget,
 }
 
 // javaKeys maps @SentinelResource attribute names that have a different
@@ -381,6 +400,22 @@ func checkValueSyntax(a Arg) string {
 	case KeyResourceType:
 		if _, ok := resourceTypes[a.Value]; !ok {
 			return "malformed value for resourceType: want one of common, web, rpc, gateway, db, cache, mq, have " + strconv.Quote(a.Value)
+		}
+	case KeyTimeout:
+		if d, err := time.ParseDuration(a.Value); err != nil || d <= 0 {
+			return "malformed value for timeout: want a positive duration such as 800ms or 2s, have " + strconv.Quote(a.Value)
+		}
+	case KeyRetryBackoff:
+		if d, err := time.ParseDuration(a.Value); err != nil || d < 0 {
+			return "malformed value for retryBackoff: want a duration such as 50ms (0 for none), have " + strconv.Quote(a.Value)
+		}
+	case KeyRetries:
+		if n, err := strconv.Atoi(a.Value); err != nil || n < 1 || n > MaxRetries {
+			return "malformed value for retries: want a whole number from 1 to " + strconv.Itoa(MaxRetries) + ", have " + strconv.Quote(a.Value)
+		}
+	case KeyRetryBudget:
+		if f, err := strconv.ParseFloat(a.Value, 64); err != nil || !(f > 0 && f <= 1) {
+			return "malformed value for retryBudget: want the share of calls that may be retried, above 0 and at most 1 (0.1 is 10 %), have " + strconv.Quote(a.Value)
 		}
 	}
 	return ""

@@ -3,6 +3,7 @@ package annotate
 import (
 	"go/token"
 	"go/types"
+	"time"
 )
 
 // This file is the seam between annotate and gen: everything gen needs to
@@ -67,6 +68,17 @@ type Resource struct {
 	Trace           []ErrorMatcher // if non-empty, only these errors are traced
 	EntryType       EntryType      // directive `entryType`, default EntryOut
 	ResourceType    ResourceType   // directive `resourceType`, default ResourceCommon
+	// Timeout is the directive's `timeout`: the deadline each call (each
+	// attempt, with Retries) is given through its context; 0 for none.
+	Timeout time.Duration
+	// Retries is the directive's `retries`: how many times a failed call is
+	// tried again; 0 for none. RetryBackoff bounds the first retry's random
+	// wait (doubling for each later one) and RetryBudget is the share of
+	// calls that may be retried; both are set, to their defaults when the
+	// directive does not give them, only when Retries is.
+	Retries      int
+	RetryBackoff time.Duration
+	RetryBudget  float64
 	// HotParams are the parameters hot-parameter rules index, with their
 	// key kinds: Func.Params after a leading context.Context (see HotParam).
 	HotParams []HotParam

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"time"
 )
 
 // errorType is the predeclared error interface.
@@ -85,10 +86,50 @@ func (c *checker) resource(a annotated) *Resource {
 			r.Trace = ms
 		}
 	}
+	c.callPolicy(r, a.dir, noError)
 	if noError && !hasAny(a.dir, KeyBlockHandler, KeyFallback, KeyDefaultFallback) {
 		c.report(a.dir.Pos, "%s has no error result, so a blocked call can only be answered by a handler: add blockHandler, fallback or defaultFallback", fn.Name)
 	}
 	return r
+}
+
+// callPolicy reads timeout, retries, retryBackoff and retryBudget into r and
+// checks that the function can honour them: a timeout reaches the call
+// through its context, and both report through its error result.
+func (c *checker) callPolicy(r *Resource, d *Directive, noError bool) {
+	fn := r.Func
+	if arg, ok := d.Lookup(KeyTimeout); ok {
+		r.Timeout, _ = time.ParseDuration(arg.Value)
+		switch {
+		case !fn.HasContext:
+			c.report(arg.KeyPos, "timeout needs %s to take a context.Context as its first parameter, which carries the deadline: add ctx context.Context and pass it on to what the call waits for", fn.Name)
+		case noError:
+			c.report(arg.KeyPos, "timeout needs an error result to report a call that timed out: %s has none", fn.Name)
+		}
+	}
+	arg, ok := d.Lookup(KeyRetries)
+	if ok {
+		r.Retries, _ = strconv.Atoi(arg.Value)
+		r.RetryBackoff, r.RetryBudget = DefaultRetryBackoff, DefaultRetryBudget
+		if noError {
+			c.report(arg.KeyPos, "retries needs an error result: a call is retried when it returns an error, and %s has none", fn.Name)
+		}
+	}
+	if b, has := d.Lookup(KeyRetryBackoff); has {
+		if !ok {
+			c.report(b.KeyPos, "retryBackoff has no effect without retries=N")
+		}
+		r.RetryBackoff, _ = time.ParseDuration(b.Value)
+	}
+	if b, has := d.Lookup(KeyRetryBudget); has {
+		if !ok {
+			c.report(b.KeyPos, "retryBudget has no effect without retries=N")
+		}
+		r.RetryBudget, _ = strconv.ParseFloat(b.Value, 64)
+	}
+	if !ok {
+		r.RetryBackoff, r.RetryBudget = 0, 0
+	}
 }
 
 func hasErrorResult(sig *types.Signature) bool {

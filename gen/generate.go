@@ -101,6 +101,7 @@ type fileGen struct {
 	imports map[string]string              // import path -> name in this file
 	resVar  map[*annotate.Resource]string  // the *runtime.Resource variable
 	filter  map[*annotate.Resource]string  // the trace filter func, "" if none
+	retry   map[*annotate.Resource]string  // the *runtime.RetryPolicy variable, "" if none
 	tparams map[*annotate.Wrapper][]string // the wrapper's type parameter names
 }
 
@@ -110,6 +111,7 @@ func newFileGen(pkg *annotate.Package) *fileGen {
 		file:    jen.NewFilePathName(pkg.Path, pkg.Name),
 		resVar:  make(map[*annotate.Resource]string),
 		filter:  make(map[*annotate.Resource]string),
+		retry:   make(map[*annotate.Resource]string),
 		tparams: make(map[*annotate.Wrapper][]string),
 	}
 	g.file.HeaderComment(Header[len("// "):])
@@ -148,6 +150,9 @@ func newFileGen(pkg *annotate.Package) *fileGen {
 		g.resVar[r] = g.packageLevelName("res" + exported(resourceBase(r)))
 		if needsFilter(r) {
 			g.filter[r] = g.packageLevelName("trace" + exported(resourceBase(r)))
+		}
+		if r.Retries > 0 {
+			g.retry[r] = g.packageLevelName("retry" + exported(resourceBase(r)))
 		}
 	}
 	return g
@@ -219,6 +224,9 @@ func (g *fileGen) referencedPackages() map[string]string {
 		f := r.Func
 		if !f.HasContext {
 			c.add(contextPath, "context")
+		}
+		if r.Timeout > 0 || r.Retries > 0 {
+			c.add(timePath, "time")
 		}
 		for _, tp := range f.TypeParams {
 			c.addType(tp.Constraint)

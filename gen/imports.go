@@ -14,6 +14,7 @@ import (
 const (
 	runtimePath = annotate.RuntimePath
 	contextPath = "context"
+	timePath    = "time"
 	errorsPath  = "errors"
 )
 

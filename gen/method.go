@@ -144,13 +144,12 @@ func (b *guardedBody) signature() *jen.Statement {
 // copied (only the deferred closure refers to it), which spares the exit
 // ticket that guards copies.
 func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
-	f := b.r.Func
+	if b.r.Retries > 0 {
+		return b.retried(target, handler)
+	}
 	entry := b.local.fresh("e")
 	blockErr := b.local.fresh("blockErr")
-	var ctx jen.Code = jen.Qual(contextPath, "Background").Call()
-	if f.HasContext {
-		ctx = jen.Id(b.params[0])
-	}
+	ctx := b.context()
 	returned := b.local.fresh("returned")
 	stmts := []jen.Code{jen.Var().Id(entry).Qual(runtimePath, "Entry")}
 	if hasKeys(b.r) {
@@ -167,6 +166,15 @@ func (b *guardedBody) statements(target *jen.Statement, handler func(*annotate.H
 		jen.Defer().Func().Params().Block(b.exit(entry, returned)...).Call(),
 	)
 	return append(stmts, b.admitted(entry, returned, target, handler)...)
+}
+
+// context is the context the guarded call runs under: its first parameter,
+// or context.Background() for a function without one.
+func (b *guardedBody) context() jen.Code {
+	if b.r.Func.HasContext {
+		return jen.Id(b.params[0])
+	}
+	return jen.Qual(contextPath, "Background").Call()
 }
 
 // exit is the body of the deferred function: when the call did not return,
@@ -240,7 +248,8 @@ func (b *guardedBody) blocked(blockErr string, handler func(*annotate.Handler) *
 // and hand over to the fallback; otherwise return the results unchanged.
 func (b *guardedBody) admitted(entry, returned string, target *jen.Statement, handler func(*annotate.Handler) *jen.Statement) []jen.Code {
 	f := b.r.Func
-	call := target.Call(b.callArgs()...)
+	t := b.timed()
+	call := target.Call(t.args...)
 	markReturned := jen.Id(returned).Op("=").True()
 	if len(f.Results) == 0 {
 		return []jen.Code{call, markReturned}
@@ -278,12 +287,14 @@ func (b *guardedBody) admitted(entry, returned string, target *jen.Statement, ha
 		final = append([]jen.Code(nil), results...)
 		final[f.ErrorResult] = jen.Nil()
 	}
-	return []jen.Code{
-		jen.List(results...).Op(":=").Add(call),
-		markReturned,
+	stmts := append(t.before, jen.List(results...).Op(":=").Add(call))
+	stmts = append(stmts, t.after...)
+	stmts = append(stmts, markReturned)
+	stmts = append(stmts, t.judge(errName)...)
+	return append(stmts,
 		jen.If(cond).Block(onError...),
 		jen.Return(final...),
-	}
+	)
 }
 
 // callArgs forwards the parameters to the wrapped function, the variadic one
@@ -366,8 +377,30 @@ func methodDoc(r *annotate.Resource, name, guarded string) string {
 	if len(untraced) > 0 {
 		fmt.Fprintf(&b, "\nErrors %s are returned unchanged and not traced.", strings.Join(untraced, " or "))
 	}
+	b.WriteString(callPolicyDoc(r))
 	b.WriteString("\n" + panicDoc(r))
 	return b.String() + hotParamsDoc(r)
+}
+
+// callPolicyDoc says what timeout= and retries= do to a call.
+func callPolicyDoc(r *annotate.Resource) string {
+	var b strings.Builder
+	if r.Timeout > 0 {
+		each := "The call"
+		if r.Retries > 0 {
+			each = "Each attempt"
+		}
+		fmt.Fprintf(&b, "\n%s gets a deadline of %s through its context; one that ends past it fails with a *runtime.TimeoutError.", each, r.Timeout)
+	}
+	if r.Retries > 0 {
+		times := "once"
+		if r.Retries > 1 {
+			times = fmt.Sprintf("up to %d times", r.Retries)
+		}
+		fmt.Fprintf(&b, "\nA traced error is retried %s, within the resource's retry budget and never while a breaker is open;\n"+
+			"each attempt is a call of the resource, and the last attempt's error is what is answered.", times)
+	}
+	return b.String()
 }
 
 // isGeneric reports whether the guarded function or its receiver type has
