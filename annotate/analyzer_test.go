@@ -70,7 +70,7 @@ func TestGeneratedFile(t *testing.T) {
 		}
 		writeFile(t, file, final)
 	}
-	analysistest.Run(t, dir, annotate.Analyzer, "./fresh", "./stale", "./missing", "./leftover")
+	analysistest.Run(t, dir, annotate.Analyzer, "./fresh", "./stale", "./missing", "./leftover", "./policy")
 }
 
 // copyModule copies the testdata module to a temporary directory, with
