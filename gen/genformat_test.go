@@ -22,7 +22,7 @@ var outputDigests = map[int]string{
 	2: "fae91187e3893e5ddd109c662155df425a1185470393cd169c42fc4839b0d169",
 	3: "a0284253b7de32a6cde9dfe2cb6cf700fad5eb3d31de3c6e838dd6b8002fd4fd",
 	4: "69c95b092aff2d30d27c7c5c3a1d2e91e065a83c8b001d2139ca1bd2957b2895",
-	5: "4dde208eeae9fc447525ca7814fd8cedf4d0d849a430c2b0551556ade69a8b31",
+	5: "9757107c3a8c69709466b54514a7302ef820bcbd6b5a8e2aee27123a17d7cc70",
 }
 
 // outputDigest hashes every generated file the repository holds (the

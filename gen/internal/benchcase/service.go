@@ -1,5 +1,6 @@
 // Package benchcase measures what a generated guard costs: the same
-// runtime calls written by hand are the baseline (see the benchmarks).
+// runtime calls written by hand are the baseline (see the benchmarks); and
+// what a guard's retries cost the dependency it calls (Flaky).
 package benchcase
 
 //go:generate go run github.com/sentinelgen/sentinelgen/cmd/sentinelgen
@@ -15,7 +16,31 @@ import (
 var ErrNegative = errors.New("negative id")
 
 // Service is a trivial service, so that the guard dominates the cost.
-type Service struct{}
+// Failing, when set, decides whether a call of Flaky fails; Downstream
+// counts Flaky's calls.
+type Service struct {
+	Failing    func() bool
+	Downstream int
+}
+
+// ErrUnavailable is Flaky's failure.
+var ErrUnavailable = errors.New("unavailable")
+
+// Flaky is a call to a dependency that fails when Failing says so, retried
+// within the default budget.
+//
+//sentinel:resource name=benchcase.flaky retries=2 retryBackoff=0s fallback=flakyFallback
+func (s *Service) Flaky(ctx context.Context, id int) (int, error) {
+	s.Downstream++
+	if s.Failing != nil && s.Failing() {
+		return 0, ErrUnavailable
+	}
+	return id, nil
+}
+
+func (s *Service) flakyFallback(ctx context.Context, id int, err error) (int, error) {
+	return -1, nil
+}
 
 // Get is guarded by generated code.
 //

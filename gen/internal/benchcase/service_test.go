@@ -3,8 +3,10 @@ package benchcase
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/sentinelgen/sentinelgen/annotate"
 	"github.com/sentinelgen/sentinelgen/gen"
@@ -159,5 +161,43 @@ func BenchmarkUnguarded(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		v, _ := s.get(ctx, i)
 		sink += v
+	}
+}
+
+// The retry budget against a dependency failing half its calls, offered
+// 1000 calls a second for a minute of the runtime's clock: with retries=2 the
+// dependency sees at most 1.1 times the offered calls, where retrying every
+// failure twice would send 1.75 times as many.
+func TestRetryBudgetBoundsTheDependencysLoad(t *testing.T) {
+	clock := runtime.NewManualClock(time.Hour)
+	runtime.SetClock(clock)
+	defer runtime.SetClock(nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	half := func() bool { return rng.IntN(2) == 0 }
+	const offered = 60_000
+
+	inner := &Service{Failing: half}
+	guarded := NewGuardedService(inner)
+	for i := range offered {
+		_, _ = guarded.Flaky(context.Background(), i)
+		clock.Advance(time.Millisecond)
+	}
+
+	naive := &Service{Failing: half}
+	for i := range offered {
+		for attempt := 0; attempt < 3; attempt++ {
+			if _, err := naive.Flaky(context.Background(), i); err == nil {
+				break
+			}
+		}
+	}
+
+	budgeted, unbudgeted := float64(inner.Downstream)/offered, float64(naive.Downstream)/offered
+	t.Logf("the dependency saw %.3f× the offered calls with retries=2 and the default budget, %.3f× with two plain retries", budgeted, unbudgeted)
+	if budgeted > 1.1 || budgeted < 1.05 {
+		t.Errorf("with the budget the dependency saw %.3f× the offered calls, want up to 1.1× and the budget used", budgeted)
+	}
+	if unbudgeted < 1.7 || unbudgeted > 1.8 {
+		t.Errorf("two plain retries sent %.3f× the offered calls, want about 1.75×", unbudgeted)
 	}
 }
