@@ -51,7 +51,7 @@ func (r *Resource) enter(e *Entry, ctx context.Context, args *[]ParamArg, opts [
 	}
 	// An Entry entered in place takes no exit ticket (see Entry.InPlace);
 	// the audit of the clock is then timed by the processor's recordings.
-	var t ticket.T
+	var t ticket.ID
 	var audit bool
 	if e.inPlace {
 		audit = clockAudits.Due(p)
@@ -219,7 +219,7 @@ func (r *Resource) enterGeneral(e *Entry, ctx context.Context, args *[]ParamArg,
 		}
 	}
 	// As in enter: in place, no exit ticket.
-	var t ticket.T
+	var t ticket.ID
 	var audit bool
 	if inPlace {
 		audit = clockAudits.Due(p)

@@ -118,8 +118,8 @@ type Entry struct {
 	// when the clock has not moved (with the default clock, any call
 	// shorter than its millisecond tick), sparing the time arithmetic.
 	secondID int64
-	probes   uint64   // bit i: this call is the probe of rules.degrade[i]
-	ticket   ticket.T // makes the first Exit of any copy the only one
+	probes   uint64    // bit i: this call is the probe of rules.degrade[i]
+	ticket   ticket.ID // makes the first Exit of any copy the only one
 	params   paramHeld
 	acquire  int32
 	failed   bool

@@ -7,9 +7,9 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
-// T names a slot and the call holding it: the block in the top 8 bits, the
-// block's sequence number below. The zero T names no slot.
-type T uint64
+// ID names a slot and the call holding it: the block in the top 8 bits, the
+// block's sequence number below. The zero ID names no slot.
+type ID uint64
 
 // Geometry of a block: a cache line holding the block's sequence counter,
 // then the slots.
@@ -53,14 +53,14 @@ func (b *Book) word(blk, i uint64) *atomic.Uint64 {
 }
 
 // slot is the slot t names.
-func (b *Book) slot(t T) *atomic.Uint64 {
+func (b *Book) slot(t ID) *atomic.Uint64 {
 	return b.word(uint64(t)>>shift, header+uint64(t)&(Slots-1))
 }
 
 // Take gives a call on processor p (the caller is pinned to p) a ticket, or
-// the zero T when its slot and the next Probes are held, and the block's
+// the zero ID when its slot and the next Probes are held, and the block's
 // sequence number the call drew, which counts the block's calls.
-func (b *Book) Take(p stripe.P) (t T, seq uint64) {
+func (b *Book) Take(p stripe.P) (t ID, seq uint64) {
 	i := p.Index()
 	if uint(i) >= uint(b.owned) {
 		return b.takeShared()
@@ -71,7 +71,7 @@ func (b *Book) Take(p stripe.P) (t T, seq uint64) {
 	counter := b.word(uint64(i), 0)
 	seq = counter.Load() + 1
 	stripe.Store(counter, seq)
-	t = T(uint64(i)<<shift | seq)
+	t = ID(uint64(i)<<shift | seq)
 	s := b.slot(t)
 	if s.Load() != 0 {
 		return b.takeSkipping(counter, uint64(i), seq)
@@ -84,10 +84,10 @@ func (b *Book) Take(p stripe.P) (t T, seq uint64) {
 // seq is held: it draws the following sequence numbers until one names a
 // free slot, at most Probes times. Tickets stay unique, since a skipped
 // number is never handed out.
-func (b *Book) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (T, uint64) {
+func (b *Book) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (ID, uint64) {
 	for range Probes {
 		seq++
-		t := T(blk<<shift | seq)
+		t := ID(blk<<shift | seq)
 		if s := b.slot(t); s.Load() == 0 {
 			stripe.Store(counter, seq)
 			stripe.Store(s, uint64(t))
@@ -100,12 +100,12 @@ func (b *Book) takeSkipping(counter *atomic.Uint64, blk, seq uint64) (T, uint64)
 
 // takeShared is Take on the shared block. Like Take, it skips held slots,
 // up to Probes of them.
-func (b *Book) takeShared() (T, uint64) {
+func (b *Book) takeShared() (ID, uint64) {
 	counter := b.word(uint64(b.owned), 0)
 	var seq uint64
 	for range 1 + Probes {
 		seq = counter.Add(1) & (1<<shift - 1)
-		t := T(uint64(b.owned)<<shift | seq)
+		t := ID(uint64(b.owned)<<shift | seq)
 		if b.slot(t).CompareAndSwap(0, uint64(t)) {
 			return t, seq
 		}
@@ -121,7 +121,7 @@ func (b *Book) takeShared() (T, uint64) {
 
 // OwnSlot is t's slot when t is a ticket of p's own block (the caller is
 // pinned to p), or nil.
-func (b *Book) OwnSlot(t T, p stripe.P) *atomic.Uint64 {
+func (b *Book) OwnSlot(t ID, p stripe.P) *atomic.Uint64 {
 	if blk := int(uint64(t) >> shift); t == 0 || blk != p.Index() || blk >= b.owned {
 		return nil
 	}
@@ -131,7 +131,7 @@ func (b *Book) OwnSlot(t T, p stripe.P) *atomic.Uint64 {
 // EndOwn ends the call holding t, whose slot s (from OwnSlot) is in the
 // pinned processor's own block, reporting false when it had already ended.
 // No one else fills the slot meanwhile, so a load and a plain store do.
-func (b *Book) EndOwn(s *atomic.Uint64, t T) bool {
+func (b *Book) EndOwn(s *atomic.Uint64, t ID) bool {
 	if s.Load() != uint64(t) {
 		return false
 	}
@@ -141,10 +141,10 @@ func (b *Book) EndOwn(s *atomic.Uint64, t T) bool {
 
 // EndElsewhere ends the call holding t, a ticket of another processor's
 // block or of the shared block, reporting false when it had already ended.
-// The zero T reports true. Kept out of line: Exit inlines OwnSlot and
+// The zero ID reports true. Kept out of line: Exit inlines OwnSlot and
 // EndOwn only.
 //
 //go:noinline
-func (b *Book) EndElsewhere(t T) bool {
+func (b *Book) EndElsewhere(t ID) bool {
 	return t == 0 || b.slot(t).CompareAndSwap(uint64(t), 0)
 }

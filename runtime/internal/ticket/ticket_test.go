@@ -10,7 +10,7 @@ import (
 
 // end ends t as Exit does: on p's own block through OwnSlot and EndOwn,
 // any other ticket through EndElsewhere.
-func end(b *Book, t T, p stripe.P) bool {
+func end(b *Book, t ID, p stripe.P) bool {
 	if s := b.OwnSlot(t, p); s != nil {
 		return b.EndOwn(s, t)
 	}
@@ -62,7 +62,7 @@ func TestStaleTicketDoesNotEndLaterCall(t *testing.T) {
 		p := stripe.Of(0)
 		stale, _ := b.Take(p)
 		end(b, stale, p)
-		var live T
+		var live ID
 		for range Slots { // the last Take reuses stale's slot
 			var seq uint64
 			live, seq = b.Take(p)
@@ -89,7 +89,7 @@ func TestHeldSlotsSkippedThenZero(t *testing.T) {
 	for _, owned := range []int{1, 0} {
 		b := newOwned(owned)
 		p := stripe.Of(0)
-		held := make(map[T]bool)
+		held := make(map[ID]bool)
 		for range 1 + Probes {
 			tk, _ := b.Take(p)
 			held[tk] = true // never ended
@@ -145,7 +145,7 @@ func TestSharedBlockConcurrent(t *testing.T) {
 			p = stripe.Of(5) // beyond the owned blocks
 		}
 		wg.Go(func() {
-			var mine []T
+			var mine []ID
 			for range calls {
 				tk, _ := b.Take(p)
 				if tk == 0 {
