@@ -76,7 +76,10 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if retried > 4000+4 || retried < 3000 {
+	// At most half of all the calls, give or take the goroutines racing for
+	// the last room; at least half of the retrying goroutines' own calls,
+	// which are in the window whenever they retry.
+	if retried > 4000+4 || retried < 2000-4 {
 		t.Fatalf("%d retries of 8000 calls at ratio 0.5", retried)
 	}
 }
