@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/procslots"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
@@ -20,15 +21,17 @@ import (
 type Gauge struct {
 	// shared is written by atomic adds, on a line of its own.
 	shared *atomic.Uint64
-	// procs[i] is processor i's stripe (a line of its own), or nil until
-	// it has one; read and written atomically. hi is one more than the
-	// highest index with a stripe.
-	procs [maxOwned]unsafe.Pointer
+	// Slot i of procs is processor i's stripe (a line of its own), or nil
+	// until it has one (a procslots.Table, as Window's). hi is one more
+	// than the highest index with a stripe.
+	procs procslots.Table
 	hi    atomic.Int32
 }
 
 func newGauge() *Gauge {
-	return &Gauge{shared: &alignedWords(wordsPerLine)[0]}
+	g := &Gauge{shared: &alignedWords(wordsPerLine)[0]}
+	g.procs.Init()
+	return g
 }
 
 // NewGauge returns a zero Gauge with a stripe for every processor below
@@ -74,7 +77,7 @@ func (g *Gauge) AddPinned(delta int64, p stripe.P) {
 }
 
 // cell is processor i's stripe (i < maxOwned), or nil.
-func (g *Gauge) cell(i int) *atomic.Uint64 { return (*atomic.Uint64)(atomic.LoadPointer(&g.procs[i])) }
+func (g *Gauge) cell(i int) *atomic.Uint64 { return (*atomic.Uint64)(g.procs.Load(i)) }
 
 // claim gives processor i a stripe. Only processor i, pinned, or the
 // goroutine making the gauge calls it, so the slot has one writer.
@@ -82,7 +85,7 @@ func (g *Gauge) claim(i int) {
 	if g.cell(i) != nil {
 		return
 	}
-	atomic.StorePointer(&g.procs[i], unsafe.Pointer(&alignedWords(wordsPerLine)[0]))
+	g.procs.Store(i, unsafe.Pointer(&alignedWords(wordsPerLine)[0]))
 	for h := g.hi.Load(); h <= int32(i); h = g.hi.Load() {
 		if g.hi.CompareAndSwap(h, int32(i+1)) {
 			break

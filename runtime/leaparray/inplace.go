@@ -29,5 +29,6 @@ func NewSecondIn(w *Window, g *Gauge, counters int) {
 	buf := alignedWords(at + wordsPerLine)
 	w.build(cfg, l, buf[:l.words:l.words])
 	g.shared = &buf[at]
+	g.procs.Init()
 	w.gauge.Store(g) // a new window: no processor has claimed a stripe to pass on
 }

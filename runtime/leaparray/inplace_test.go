@@ -91,8 +91,8 @@ func testInPlaceGeometry(t *testing.T) {
 		if off, want := offsetFrom(w.shared, unsafe.Pointer(w.borrowed)), offsetFrom(ref.shared, unsafe.Pointer(ref.borrowed)); off != want {
 			t.Fatalf("counters %d: borrowed ring at %d, NewSecond's at %d", counters, off, want)
 		}
-		for i := range w.procs {
-			if w.procs[i] != nil || g.procs[i] != nil {
+		for i := range maxOwned {
+			if w.procs.Load(i) != nil || g.procs.Load(i) != nil {
 				t.Fatalf("counters %d: processor %d's slot holds a stripe of its own in a new window or gauge", counters, i)
 			}
 		}

@@ -1,8 +1,9 @@
 package leaparray
 
 import (
-	"sync/atomic"
 	"unsafe"
+
+	"github.com/sentinelgen/sentinelgen/runtime/internal/procslots"
 )
 
 // Owned stripes are allocated where a window is written hard, not up front.
@@ -47,7 +48,7 @@ const sharedBusy = 128
 // maxOwned caps how many processors can own a stripe of one window: reads
 // sum every stripe, so more stripes make reads slower. Processors with
 // higher indexes share the shared stripe.
-const maxOwned = 16
+const maxOwned = procslots.Len
 
 // claim gives processor i (< maxOwned) a stripe of its own; the caller is
 // pinned to it.
@@ -63,7 +64,7 @@ func (w *Window) claim(i int) {
 	if w.bound != nil {
 		s[n-wordsPerLine+cacheID].Store(noWindow)
 	}
-	atomic.StorePointer(&w.procs[i], unsafe.Pointer(&s[0]))
+	w.procs.Store(i, unsafe.Pointer(&s[0]))
 	w.claimed.Add(1)
 	for h := w.hi.Load(); h <= int32(i); h = w.hi.Load() {
 		if w.hi.CompareAndSwap(h, int32(i+1)) {
@@ -83,7 +84,7 @@ func (w *Window) claim(i int) {
 
 // stripeOf is processor i's stripe (i < maxOwned): its own, or nil until
 // it claims one.
-func (w *Window) stripeOf(i int) unsafe.Pointer { return atomic.LoadPointer(&w.procs[i]) }
+func (w *Window) stripeOf(i int) unsafe.Pointer { return w.procs.Load(i) }
 
 // owns reports whether processor i (< maxOwned) has a stripe of its own.
 func (w *Window) owns(i int) bool { return w.stripeOf(i) != nil }

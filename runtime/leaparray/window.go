@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/sentinelgen/sentinelgen/runtime/internal/procslots"
 	"github.com/sentinelgen/sentinelgen/runtime/internal/stripe"
 )
 
@@ -75,9 +76,11 @@ type Window struct {
 	// then reads skip it.
 	sharedUsed   atomic.Bool
 	everBorrowed atomic.Bool // lets reads skip the borrowed ring until someone borrows
-	// Owned stripes, see stripes.go: procs[i] is processor i's stripe, or
-	// nil until it claims one; read and written atomically.
-	procs [maxOwned]unsafe.Pointer
+	// Owned stripes, see stripes.go: slot i of procs is processor i's
+	// stripe, or nil until it claims one. A procslots.Table rather than an
+	// array: nearly every slot stays nil, and the table holds the few
+	// first inline.
+	procs procslots.Table
 	// hi is one more than the highest processor index with a stripe, and
 	// claimed how many processors have one.
 	hi, claimed atomic.Int32
@@ -196,6 +199,7 @@ func (w *Window) build(cfg Config, l layout, buf []atomic.Uint64) {
 	w.counters = int32(cfg.Counters)
 	w.stripeBytes = uintptr(l.stride) * wordBytes
 	w.shared = unsafe.Pointer(&buf[0])
+	w.procs.Init()
 	w.lookahead = int32(cfg.Lookahead)
 	w.xorLimit = 1 << countBits
 	if l.boundAt != 0 {
@@ -455,11 +459,13 @@ func (w *Window) AtPinned(nowMs int64, p stripe.P) Cursor {
 func (w *Window) cursor(id int64, p stripe.P) Cursor {
 	// Kept small enough to inline: it is on the path of every write. A
 	// processor without a stripe of its own (a nil slot) writes the shared
-	// one until it claims one (see Cursor.addSlow).
+	// one until it claims one (see Cursor.addSlow). It reads the slot
+	// with procs.Load rather than stripeOf: one inlined call fewer keeps
+	// it, and AtID around it, within the inliner's budget.
 	i := p.Index()
 	var first unsafe.Pointer
 	if uint(i) < maxOwned {
-		first = w.stripeOf(i)
+		first = w.procs.Load(i)
 	}
 	if first == nil {
 		first, i = w.shared, -2-i
