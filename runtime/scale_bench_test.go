@@ -9,9 +9,9 @@ import (
 
 // Scale benchmarks: what resources and rules cost in memory, and what rule
 // loads cost in time, at sizes where costs that grow with resources, rules or
-// cores show. Memory benchmarks run at GOMAXPROCS 2 and 16 (sub-benchmarks
-// procs=2 and procs=16), because per-processor structures are what grows
-// with cores. Run them with -benchtime=1x (each iteration builds 100k
+// cores show. Memory benchmarks run at GOMAXPROCS 1, 2 and 16
+// (sub-benchmarks procs=1, procs=2 and procs=16), because per-processor
+// structures are what grows with cores. Run them with -benchtime=1x (each iteration builds 100k
 // resources):
 //
 //	go test ./runtime -run '^$' -bench 'Scale' -benchtime=1x -count 3
@@ -20,7 +20,7 @@ import (
 const scaleN = 100_000
 
 // scaleProcs are the GOMAXPROCS settings the memory benchmarks report.
-var scaleProcs = []int{2, 16}
+var scaleProcs = []int{1, 2, 16}
 
 // heapInUse is the live heap after a full collection.
 func heapInUse() uint64 {

@@ -79,7 +79,7 @@ func testInPlaceGeometry(t *testing.T) {
 	for counters := 1; counters <= 64; counters++ {
 		w, g := inPlace(counters)
 		ref := NewSecond(counters)
-		if w.intervalMs != ref.intervalMs || w.widthMs != ref.widthMs || w.invWidth != ref.invWidth ||
+		if w.IntervalMs() != ref.IntervalMs() || w.widthMs != ref.widthMs || w.invWidth != ref.invWidth ||
 			w.buckets != ref.buckets || w.bucketMask != ref.bucketMask || w.counters != ref.counters ||
 			w.lookahead != ref.lookahead || w.stripeBytes != ref.stripeBytes || w.borrowMask != ref.borrowMask ||
 			w.xorLimit != ref.xorLimit {

@@ -46,9 +46,10 @@ const wordBytes = 8 // size of one counter word
 // are safe for concurrent use and never block; only the write that claims
 // a processor's stripe allocates.
 type Window struct {
-	intervalMs int64
-	widthMs    int64
-	invWidth   float64 // 1/widthMs: a multiply is several times cheaper than a divide
+	// widthMs is a bucket's span; the interval, Buckets of them, is not
+	// kept apart, as only reads off the request path ask for it.
+	widthMs  int64
+	invWidth float64 // 1/widthMs: a multiply is several times cheaper than a divide
 	// bucketMask maps a window ID to its slot. The ring has Buckets slots
 	// rounded up to a power of two, so that the mapping is a mask, not a
 	// division; the interval's Buckets consecutive IDs still get distinct
@@ -57,8 +58,9 @@ type Window struct {
 	// buckets and bucketMask are 32-bit (Buckets is at most a few hundred),
 	// side by side, as are counters and lookahead (see the borrowed ring),
 	// and sharedUsed and everBorrowed: with the borrowed ring held by its
-	// first word, a Window fits the allocator's 240-byte class, and a
-	// resource has two or more.
+	// first word and the processors' stripes by a procslots.Table, a
+	// Window fits the allocator's 112-byte class, and a resource has two
+	// or more.
 	buckets    int32
 	bucketMask uint32
 	counters   int32
@@ -191,7 +193,6 @@ func (cfg Config) layout() layout {
 // build makes the zero window w the one cfg describes, laid out as l in
 // buf: l.words zeroed words starting on a cache line (see alignedWords).
 func (w *Window) build(cfg Config, l layout, buf []atomic.Uint64) {
-	w.intervalMs = cfg.IntervalMs
 	w.widthMs = cfg.IntervalMs / int64(cfg.Buckets)
 	w.invWidth = float64(cfg.Buckets) / float64(cfg.IntervalMs)
 	w.buckets = int32(cfg.Buckets)
@@ -276,7 +277,7 @@ func secondConfig(counters int) Config {
 }
 
 // IntervalMs is the span Count covers.
-func (w *Window) IntervalMs() int64 { return w.intervalMs }
+func (w *Window) IntervalMs() int64 { return w.widthMs * int64(w.buckets) }
 
 // WidthMs is the width of one bucket.
 func (w *Window) WidthMs() int64 { return w.widthMs }
