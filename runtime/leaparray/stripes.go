@@ -29,7 +29,9 @@ import (
 // the writer is pinned, as sync.Pool allocates its per-processor pools while
 // pinned; it never happens again for that processor and window. Until it
 // claims, a processor's slot of Window.procs is nil, and its writes go to
-// the shared stripe. (The slots once held the shared stripe, sparing the
+// the shared stripe. The slots are a procslots.Table: one word until the
+// window's first claim, which gives it an array of slots of its own (and
+// its gauge's first claim likewise). (The slots once held the shared stripe, sparing the
 // write path a test for nil; but a load that creates 100k resources then
 // wrote 32 pointers per resource, window and gauge slots, under the
 // collector's write barrier, about 20 ms of such a load, and the test

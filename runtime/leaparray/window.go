@@ -80,8 +80,8 @@ type Window struct {
 	everBorrowed atomic.Bool // lets reads skip the borrowed ring until someone borrows
 	// Owned stripes, see stripes.go: slot i of procs is processor i's
 	// stripe, or nil until it claims one. A procslots.Table rather than an
-	// array: nearly every slot stays nil, and the table holds the few
-	// first inline.
+	// array: nearly every slot stays nil, and the table is one word until
+	// a processor claims a stripe.
 	procs procslots.Table
 	// hi is one more than the highest processor index with a stripe, and
 	// claimed how many processors have one.
