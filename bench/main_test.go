@@ -49,7 +49,7 @@ func runWithPeers(m *testing.M) int {
 	}
 	if hog != nil {
 		defer hog.Stop()
-		fmt.Fprintf(os.Stderr, "loaded mode: cpuhog pid %d spinning %d threads\n", hog.PID(), hog.Threads())
+		fmt.Fprintf(os.Stderr, "loaded mode: cpuhog pid %d spinning %d busy thread(s)\n", hog.PID(), hog.Threads())
 	}
 
 	logDir, err := os.MkdirTemp("", "sentinelgen-bench-logs-")
