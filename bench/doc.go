@@ -10,5 +10,8 @@
 // path. rotate_test.go is the rotating A/B harness, which compares this
 // tree's pass path with the no-API floor (internal/floor) and with copies of
 // other commits (abcopy.sh) in one binary. run.sh runs the benchmarks and prints the comparison table; see
-// README.md.
+// README.md. With BENCH_LOAD=N, TestMain runs everything alongside cmd/cpuhog,
+// a separate process keeping N threads busy (internal/cpuload), so that the
+// figures can be taken on a loaded machine; java-jmh holds the optional Java
+// Sentinel comparison.
 package bench

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/sentinelgen/sentinelgen/bench/internal/cpuload"
 )
 
 // guard is one library configured to protect one resource. Benchmarks reach
@@ -36,9 +38,20 @@ func TestMain(m *testing.M) {
 	os.Exit(runWithPeers(m))
 }
 
-// runWithPeers sets the peers up, runs the tests and benchmarks, and removes
-// sentinel-golang's log directory afterwards.
+// runWithPeers sets the peers up, starts the CPU hog in loaded mode
+// (BENCH_LOAD, see internal/cpuload), runs the tests and benchmarks, and
+// afterwards stops the hog and removes sentinel-golang's log directory.
 func runWithPeers(m *testing.M) int {
+	hog, err := cpuload.FromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench setup:", err)
+		return 2
+	}
+	if hog != nil {
+		defer hog.Stop()
+		fmt.Fprintf(os.Stderr, "loaded mode: cpuhog pid %d spinning %d busy thread(s)\n", hog.PID(), hog.Threads())
+	}
+
 	logDir, err := os.MkdirTemp("", "sentinelgen-bench-logs-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench setup:", err)

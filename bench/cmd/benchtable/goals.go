@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -40,6 +41,10 @@ func (s goalStatus) String() string {
 type goal struct {
 	description string
 	check       func(stats map[string]stat) verdict
+	// onlyWith, when set, names a benchmark whose absence leaves the goal
+	// out of the table instead of reporting it as not measured: the goal
+	// belongs to an optional comparison (Java's JMH run).
+	onlyWith string
 }
 
 // issueGoals are the targets from the runtime issue, as ratios and bounds on
@@ -53,9 +58,23 @@ var issueGoals = []goal{
 	noAllocs("block path 0 allocs/op", "Block/"+baseline),
 	noSlowerThan("parallel pass ≤ single-goroutine pass (ns/op)", "PassParallel/"+baseline, "Pass/"+baseline),
 	noSlowerThan("parallel block ≤ single-goroutine block (ns/op)", "BlockParallel/"+baseline, "Block/"+baseline),
+	noSlowerEachRound("parallel pass per-op no worse than serial, in every round", "PassParallel/"+baseline, "Pass/"+baseline),
+	noSlowerEachRound("parallel block per-op no worse than serial, in every round", "BlockParallel/"+baseline, "Block/"+baseline),
+	atMostTimes("block path ≤ 0.6× pass path (same run)", "Block/"+baseline, "Pass/"+baseline, 0.6),
+	fasterBy("pass path ≥ 50× faster than sentinel-golang", "Pass/"+baseline, "Pass/sentinel-golang", 50),
+	onlyWith(javaPass, fasterBy("pass path ≥ 25× faster than Java Sentinel (JMH)", "Pass/"+baseline, javaPass, 25)),
 	// The pass path as generated wrappers enter it: EntryTo into an Entry
 	// marked InPlace.
 	atMostMetric("pass path ≤ 1.4× the no-API floor (rotating harness, best slices, EntryTo in place)", "RotatePass", baseline+"-inplace-x-floor-min", 1.4),
+}
+
+// javaPass is the pass figure java-jmh/run.sh reports.
+const javaPass = "Pass/java-sentinel"
+
+// onlyWith keeps g out of the table when the run lacks the benchmark name.
+func onlyWith(name string, g goal) goal {
+	g.onlyWith = name
+	return g
 }
 
 func notMeasured(description string, missing string) verdict {
@@ -71,7 +90,7 @@ func statusOf(ok bool) goalStatus {
 
 // atMostNs: the named benchmark's median ns/op is at most limit.
 func atMostNs(description, name string, limit float64) goal {
-	return goal{description, func(stats map[string]stat) verdict {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
 		s, ok := stats[name]
 		if !ok {
 			return notMeasured(description, name)
@@ -83,7 +102,7 @@ func atMostNs(description, name string, limit float64) goal {
 // atMostMetric: the named benchmark's median of a custom metric (unit) is
 // at most limit.
 func atMostMetric(description, name, unit string, limit float64) goal {
-	return goal{description, func(stats map[string]stat) verdict {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
 		v, ok := stats[name].metrics[unit]
 		if !ok {
 			return notMeasured(description, name+" "+unit)
@@ -94,7 +113,7 @@ func atMostMetric(description, name, unit string, limit float64) goal {
 
 // noAllocs: the named benchmark's median allocs/op is zero.
 func noAllocs(description, name string) goal {
-	return goal{description, func(stats map[string]stat) verdict {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
 		s, ok := stats[name]
 		if !ok || !s.hasMem {
 			return notMeasured(description, name+" allocs/op")
@@ -105,7 +124,7 @@ func noAllocs(description, name string) goal {
 
 // fasterBy: peer's median ns/op is at least factor times ours.
 func fasterBy(description, ours, peer string, factor float64) goal {
-	return goal{description, func(stats map[string]stat) verdict {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
 		o, ok := stats[ours]
 		if !ok {
 			return notMeasured(description, ours)
@@ -124,7 +143,7 @@ func fasterBy(description, ours, peer string, factor float64) goal {
 
 // noSlowerThan: benchmark a's median ns/op is at most b's.
 func noSlowerThan(description, a, b string) goal {
-	return goal{description, func(stats map[string]stat) verdict {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
 		sa, ok := stats[a]
 		if !ok {
 			return notMeasured(description, a)
@@ -138,10 +157,78 @@ func noSlowerThan(description, a, b string) goal {
 	}}
 }
 
-// checkGoals evaluates every goal in order.
+// atMostTimes: benchmark a's median ns/op is at most factor times b's.
+func atMostTimes(description, a, b string, factor float64) goal {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
+		sa, ok := stats[a]
+		if !ok {
+			return notMeasured(description, a)
+		}
+		sb, ok := stats[b]
+		if !ok {
+			return notMeasured(description, b)
+		}
+		if sb.nsPerOp <= 0 {
+			return verdict{description, "0 ns/op " + b, goalNotMeasured}
+		}
+		ratio := sa.nsPerOp / sb.nsPerOp
+		measured := fmt.Sprintf("%.2f× (%s vs %s ns/op)", ratio, formatNs(sa.nsPerOp), formatNs(sb.nsPerOp))
+		return verdict{description, measured, statusOf(ratio <= factor)}
+	}}
+}
+
+// noSlowerEachRound: in every round (the i-th sample of both benchmarks),
+// a's ns/op is at most b's. The rounds are paired by position, which is what
+// BENCH_ROUNDS produces; with -count N the i-th samples are the i-th
+// repetitions, taken minutes apart.
+func noSlowerEachRound(description, a, b string) goal {
+	return goal{description: description, check: func(stats map[string]stat) verdict {
+		sa, ok := stats[a]
+		if !ok {
+			return notMeasured(description, a)
+		}
+		sb, ok := stats[b]
+		if !ok {
+			return notMeasured(description, b)
+		}
+		ratios := roundRatios(sa.rounds, sb.rounds)
+		if len(ratios) == 0 {
+			return verdict{description, "no paired rounds", goalNotMeasured}
+		}
+		met := 0
+		for _, r := range ratios {
+			if r <= 1 {
+				met++
+			}
+		}
+		measured := fmt.Sprintf("worst %.2f× (%d of %d rounds ≤ 1×)", slices.Max(ratios), met, len(ratios))
+		return verdict{description, measured, statusOf(met == len(ratios))}
+	}}
+}
+
+// roundRatios divides a's samples by b's, position by position, over the
+// rounds both have; a round with a zero divisor is left out.
+func roundRatios(a, b []float64) []float64 {
+	n := min(len(a), len(b))
+	out := make([]float64, 0, n)
+	for i := range n {
+		if b[i] > 0 {
+			out = append(out, a[i]/b[i])
+		}
+	}
+	return out
+}
+
+// checkGoals evaluates every goal in order, leaving out the goals of an
+// optional comparison the run does not contain.
 func checkGoals(goals []goal, stats map[string]stat) []verdict {
 	out := make([]verdict, 0, len(goals))
 	for _, g := range goals {
+		if g.onlyWith != "" {
+			if _, ok := stats[g.onlyWith]; !ok {
+				continue
+			}
+		}
 		out = append(out, g.check(stats))
 	}
 	return out

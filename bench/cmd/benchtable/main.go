@@ -1,7 +1,9 @@
 // Command benchtable turns `go test -bench -benchmem -count N` output on
 // standard input into markdown tables of medians, with each library's time
-// as a multiple of sentinelgen's, followed by the runtime issue's speed goals
-// and whether this run met them.
+// as a multiple of sentinelgen's, then each library's parallel figure as a
+// multiple of its serial one (medians and the range over rounds), and the
+// speed goals with whether this run met them. Lines in the same format from
+// java-jmh/run.sh join the tables as the case java-sentinel.
 //
 // Usage:
 //

@@ -12,6 +12,10 @@ type stat struct {
 	allocsPerOp float64
 	hasMem      bool
 	runs        int
+	// rounds is every sample's ns/op in input order: with BENCH_ROUNDS one
+	// per round, so the i-th values of two benchmarks were measured under
+	// the same load.
+	rounds []float64
 	// metrics is the median of each custom unit over the samples that
 	// report it.
 	metrics map[string]float64
@@ -33,6 +37,7 @@ func summarize(run *benchRun) map[string]stat {
 			s.hasMem = s.hasMem && m.hasMem
 		}
 		s.nsPerOp, s.bytesPerOp, s.allocsPerOp = median(ns), median(bytes), median(allocs)
+		s.rounds = ns
 		byUnit := map[string][]float64{}
 		for _, m := range samples {
 			for unit, v := range m.metrics {

@@ -38,7 +38,7 @@ func TestSummarizeTakesMedianOfEachFigure(t *testing.T) {
 		}},
 	}
 	got := summarize(run)["Pass/a"]
-	want := stat{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, runs: 3, metrics: map[string]float64{"x-floor": 3}}
+	want := stat{nsPerOp: 31, bytesPerOp: 0, allocsPerOp: 0, hasMem: true, runs: 3, rounds: []float64{30, 90, 31}, metrics: map[string]float64{"x-floor": 3}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summarize = %+v, want %+v", got, want)
 	}

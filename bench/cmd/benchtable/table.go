@@ -20,6 +20,7 @@ func writeTables(w io.Writer, run *benchRun, stats map[string]stat, verdicts []v
 	for _, g := range groupNames(run.names) {
 		writeGroup(&b, g, stats)
 	}
+	writeParallelRatios(&b, run.names, stats)
 	if len(verdicts) > 0 {
 		b.WriteString("\n### Goals\n\n| goal | measured | status |\n|---|---:|---|\n")
 		for _, v := range verdicts {

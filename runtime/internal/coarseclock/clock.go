@@ -20,9 +20,15 @@ type Clock struct {
 	// check), stateIdle (running, no read since the last idle check) or
 	// stateLagging (running late: every read is a real one).
 	state atomic.Uint32
-	base  time.Time
-	tick  time.Duration
-	idle  time.Duration
+	// freshAudits counts the audits in a row, while lagging, that came
+	// within a tick of the audit or tick before them; recoverNeed is the
+	// ticker's tickerTicks.need, which scales how many such audits turn
+	// the clock back to the cache (see Audit).
+	freshAudits atomic.Int32
+	recoverNeed atomic.Int32
+	base        time.Time
+	tick        time.Duration
+	idle        time.Duration
 	// phase is added to the time since base (see New).
 	phase int64
 	// source, when not nil, replaces the real monotonic reading: tests set
@@ -48,6 +54,11 @@ const (
 	recoverTicks    = 10
 	maxRecoverTicks = 1024
 )
+
+// auditsPerTick is how many audits in a row, each within a tick of the one
+// before, stand for one on-time tick when a lagging clock turns back to the
+// cache by its callers' audits (see Audit).
+const auditsPerTick = 8
 
 // New returns a clock whose ticker refreshes the cache every tick while
 // reads come, and stops after idle without a read. Its readings are
@@ -167,9 +178,23 @@ func (c *Clock) Audit() {
 	case stateLagging:
 		// Every read is real, so the cache needs no audit; the reading
 		// tells the ticker that audits come often enough to keep the
-		// cache fresh without them (see onTick).
-		if now := c.Real(); now-c.audited.Load() >= int64(c.tick)/auditStep {
+		// cache fresh without them (see onTick). While every processor is
+		// busy with calls the ticker wakes rarely, and late, so its ticks
+		// would take long to turn the clock back: audits in a row, each
+		// within a tick of the one before, do it too, auditsPerTick of them
+		// for each on-time tick the ticker would need, for they show the
+		// callers keeping the cache fresh.
+		now := c.Real()
+		prev := c.audited.Load()
+		if now-prev >= int64(c.tick)/auditStep {
 			advanceTo(&c.audited, now)
+		}
+		need := auditsPerTick * max(c.recoverNeed.Load(), recoverTicks)
+		if now-prev >= int64(c.tick) {
+			c.freshAudits.Store(0)
+		} else if c.freshAudits.Add(1) >= need && c.state.CompareAndSwap(stateLagging, stateRead) {
+			c.freshAudits.Store(0)
+			c.advance(now)
 		}
 	}
 	// Stopped or idle: the next read is real.
@@ -254,8 +279,11 @@ func (c *Clock) onTick(t *tickerTicks, now int64) {
 	if t.need == 0 {
 		t.need = recoverTicks
 	}
-	if c.state.Load() == stateLagging && !t.lagging {
+	switch lagging := c.state.Load() == stateLagging; {
+	case lagging && !t.lagging:
 		t.turnedLagging() // by an audit, since the last tick
+	case !lagging && t.lagging:
+		t.recovered = true // by the audits, since the last tick
 	}
 	audited := c.audited.Load()
 	c.advance(now)
@@ -270,6 +298,7 @@ func (c *Clock) onTick(t *tickerTicks, now int64) {
 		t.recovered = true
 	}
 	t.prev = now
+	c.recoverNeed.Store(int32(t.need))
 	if t.lagging = c.state.Load() == stateLagging; t.lagging {
 		t.readFor = 0
 	} else {

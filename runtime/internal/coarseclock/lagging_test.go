@@ -63,9 +63,11 @@ func TestAuditsKeepLateTickerOnTime(t *testing.T) {
 	now := ms
 	c.onTick(&ticks, now)
 	// lateTick ticks 10 ticks after the last tick; when audit is true,
-	// audits come every half tick in between, as from busy callers.
+	// audits come in between, the last half a tick before it, but a tick
+	// and a half apart, too far apart to turn a lagging clock back by
+	// themselves (TestFrequentAuditsTurnALaggingClockBack).
 	lateTick := func(audit bool) {
-		for a := now + ms/2; audit && a < now+10*ms; a += ms / 2 {
+		for a := now + ms/2; audit && a < now+10*ms; a += 3 * ms / 2 {
 			real.Store(a)
 			c.Audit()
 		}
@@ -187,5 +189,62 @@ func TestAuditTurningLaggingRestartsRecovery(t *testing.T) {
 	tick()
 	if s := c.state.Load(); s != stateRead {
 		t.Fatalf("state %d after %d punctual ticks following a relapse, want stateRead", s, 2*recoverTicks)
+	}
+}
+
+// TestFrequentAuditsTurnALaggingClockBack: with the ticker starved (every
+// processor busy with calls), audits in a row, each within a tick of the one
+// before, turn a lagging clock back to the cache, auditsPerTick of them for
+// each on-time tick the ticker would need; one audit a tick late starts the
+// count again; and after a relapse the ticker's doubled need doubles theirs.
+func TestFrequentAuditsTurnALaggingClockBack(t *testing.T) {
+	c, real := starvedClock(t)
+	c.Nanotime() // starts the clock (no ticker: noTicker)
+	ms := int64(time.Millisecond)
+	var ticks tickerTicks
+	now := ms
+	c.onTick(&ticks, now)
+	lag := func() {
+		now += (LateLimit + 2) * ms
+		real.Store(now)
+		c.onTick(&ticks, now) // late, and no audit within the last tick
+		if s := c.state.Load(); s != stateLagging {
+			t.Fatalf("state %d after a late tick without audits, want stateLagging", s)
+		}
+	}
+	// audits audits every half tick and reports the state after them.
+	audits := func(n int) uint32 {
+		for range n {
+			now += ms / 2
+			real.Store(now)
+			c.Audit()
+		}
+		return c.state.Load()
+	}
+	lag()
+	need := auditsPerTick * recoverTicks
+	if s := audits(need - 1); s != stateLagging {
+		t.Fatalf("state %d after %d frequent audits, want still stateLagging", s, need-1)
+	}
+	now += 2 * ms // a gap of more than a tick: its audit starts the count again
+	if s := audits(need); s != stateLagging {
+		t.Fatalf("state %d after a gap and %d audits, want still stateLagging", s, need)
+	}
+	if s := audits(1); s != stateRead {
+		t.Fatalf("state %d after %d frequent audits in a row, want stateRead", s, need)
+	}
+	if got := c.Nanotime(); got != now {
+		t.Fatalf("the cache reads %v after the recovery, want the last audit's %v", time.Duration(got), time.Duration(now))
+	}
+	// The ticker sees the recovery; a relapse soon after it doubles the
+	// ticks, and so the audits, the next recovery needs.
+	now += ms / 2
+	c.onTick(&ticks, now)
+	lag()
+	if s := audits(2*need - 1); s != stateLagging {
+		t.Fatalf("state %d after %d frequent audits following a relapse, want still stateLagging", s, 2*need-1)
+	}
+	if s := audits(1); s != stateRead {
+		t.Fatalf("state %d after %d frequent audits following a relapse, want stateRead", s, 2*need)
 	}
 }
