@@ -8,30 +8,42 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// verdict is what begin decided about a request.
+type verdict uint8
+
+const (
+	// admitted: the Entry holds the call, which ends with end.
+	admitted verdict = iota
+	// refused: a rule refused the request and the block handler answered.
+	refused
+	// unguarded: the request has no resource.
+	unguarded
+)
+
 // ServeHTTP checks the request against its resource's rules and serves it
-// when they admit it.
+// when they admit it. The Entry is a local variable, entered in place: only
+// the deferred function of serve refers to it, so it needs no pool.
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c, r, guarded := rt.begin(w, r)
-	if !guarded {
+	var e runtime.Entry
+	var buf [4]runtime.ParamArg
+	next, v := rt.begin(&e, buf[:0], w, r)
+	switch v {
+	case unguarded:
 		rt.next.ServeHTTP(w, r)
-		return
+	case admitted:
+		rt.serve(&e, w, next)
 	}
-	if c == nil {
-		return // refused, and answered
-	}
-	rt.serve(c, w, r)
-	rt.end(c, c.sw.Status, false)
 }
 
-// begin checks r. It returns guarded false when the request has no
-// resource, a nil call when a rule refused the request (which the block
-// handler has answered), and otherwise the admitted call and the request to
-// hand on, carrying the origin and entrance in its context when there are
-// any. The admitted call ends with end.
-func (rt *route) begin(w http.ResponseWriter, r *http.Request) (c *call, next *http.Request, guarded bool) {
+// begin checks r, entering e in place, with args as the buffer of its
+// hot-parameter arguments. It returns the verdict and, for an admitted
+// request, the request to hand on, carrying the origin and the entrance in
+// its context when there are any. The block handler has answered a refused
+// request.
+func (rt *route) begin(e *runtime.Entry, args []runtime.ParamArg, w http.ResponseWriter, r *http.Request) (*http.Request, verdict) {
 	res, name := rt.resourceFor(r)
 	if res == nil {
-		return nil, r, false
+		return r, unguarded
 	}
 	// The origin and the entrance go in one derived context, used by the
 	// route's own checks and handed to the handler. Both are skipped when
@@ -46,65 +58,62 @@ func (rt *route) begin(w http.ResponseWriter, r *http.Request) (c *call, next *h
 	if rulewatch.ChainNamed(name) {
 		ctx, derived = runtime.WithEntrance(ctx, name), true
 	}
-	// c.e is entered in place (no exit ticket): the pooled call holds it
-	// until its Exit and is never copied.
-	c = getCall()
 	var blocked *runtime.BlockError
-	if n := len(rt.cfg.params); n != 0 && res.HasParamRules() {
-		args := c.args[:0]
-		if n > len(c.args) {
-			args = make([]runtime.ParamArg, 0, n)
-		}
+	if len(rt.cfg.params) != 0 && res.HasParamRules() {
 		for _, p := range rt.cfg.params {
 			args = append(args, p.arg(r, rt.path))
 		}
-		blocked = res.EntryArgsTo(c.e.InPlace(), ctx, args)
+		blocked = res.EntryArgsTo(e.InPlace(), ctx, args)
 	} else {
-		blocked = res.EntryTo(c.e.InPlace(), ctx)
+		blocked = res.EntryTo(e.InPlace(), ctx)
 	}
 	if blocked != nil {
-		c.release()
 		rt.cfg.block(w, r, blocked)
-		return nil, r, true
+		return r, refused
 	}
 	if derived {
 		r = r.WithContext(ctx)
 	}
-	return c, r, true
+	return r, admitted
 }
 
 // end ends an admitted call with the response's status (0 when none is
-// known) and releases it; panicked says the handler panicked.
-func (rt *route) end(c *call, status int, panicked bool) {
+// known); panicked says the handler panicked.
+func (rt *route) end(e *runtime.Entry, status int, panicked bool) {
 	switch {
 	case panicked:
 		if rt.cfg.tracePanics {
-			c.e.TraceError(ErrPanic)
+			e.TraceError(ErrPanic)
 		}
 	case rt.cfg.isError != nil && status != 0 && rt.cfg.isError(status):
-		c.e.TraceError(errStatus)
+		e.TraceError(errStatus)
 	}
-	c.e.Exit()
-	if !panicked {
-		c.release()
-	}
+	e.Exit()
 }
 
-// serve runs the handler. A panic leaves through the deferred function,
-// which traces it and ends the call without recovering it, so the panic
-// reaches net/http (or the caller's recovery) unchanged. The call is then
-// not pooled again: the handler may still hold its writer.
-func (rt *route) serve(c *call, w http.ResponseWriter, r *http.Request) {
+// serve runs the handler of the admitted call e, through a pooled status
+// writer when statuses are traced, and ends the call. A panic leaves
+// through the deferred function, which traces it and ends the call without
+// recovering it, so the panic reaches net/http (or the caller's recovery)
+// unchanged. The writer is then not pooled again: the handler may still
+// hold it.
+func (rt *route) serve(e *runtime.Entry, w http.ResponseWriter, r *http.Request) {
 	returned := false
 	defer func() {
 		if !returned {
-			rt.end(c, 0, true)
+			rt.end(e, 0, true)
 		}
 	}()
-	if rt.cfg.isError != nil {
-		c.sw.W = w
-		w = &c.sw
+	if rt.cfg.isError == nil {
+		rt.next.ServeHTTP(w, r)
+		returned = true
+		rt.end(e, 0, false)
+		return
 	}
-	rt.next.ServeHTTP(w, r)
+	sw := getWriter(w)
+	rt.next.ServeHTTP(sw, r)
 	returned = true
+	status := sw.Status
+	putWriter(sw)
+	rt.end(e, status, false)
 }
