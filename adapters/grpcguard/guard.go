@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/grpc/status"
 
-	"github.com/sentinelgen/sentinelgen/adapters/internal/routecache"
+	"github.com/sentinelgen/sentinelgen/adapters/internal/nametable"
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
@@ -14,7 +14,7 @@ import (
 // guard is what the four interceptors share: the configuration and the
 // resources by full method name, nil when unguarded. The methods of unary
 // server calls and of client calls are those the program registers or
-// calls, a bounded set: they go in a lock-free table that a new method
+// calls, a bounded set: they go in a nametable, which a new method
 // copies. A stream server interceptor also sees the methods of
 // grpc.UnknownServiceHandler, any name a client sends: they go in a
 // sync.Map, which a new name does not copy.
@@ -22,7 +22,7 @@ type guard struct {
 	cfg     config
 	traffic runtime.TrafficType
 	bounded bool
-	known   routecache.Map[string, *runtime.Resource]
+	known   nametable.Table[*runtime.Resource]
 	any     sync.Map // full method -> *runtime.Resource
 }
 

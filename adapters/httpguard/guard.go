@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sentinelgen/sentinelgen/adapters/internal/routecache"
+	"github.com/sentinelgen/sentinelgen/adapters/internal/nametable"
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -68,7 +68,7 @@ type muxGuard struct {
 	opts      []Option
 	unmatched *route
 	// routes holds the route of each pattern of mux, a bounded set.
-	routes routecache.Map[string, *route]
+	routes nametable.Table[*route]
 }
 
 // ServeHTTP finds the request's pattern and serves it through that

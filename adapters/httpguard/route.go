@@ -45,7 +45,7 @@ func (g *Guard) NewRoute(pattern, path string, opts ...Option) *Route {
 // call.Request() to the rest of its chain and then calls call.End.
 func (rt *Route) Begin(w http.ResponseWriter, r *http.Request) (call Call, ok bool) {
 	c := getCall()
-	next, v := rt.rt.begin(&c.e, c.args[:0], w, r)
+	next, v := rt.rt.begin(&c.e, w, r)
 	switch v {
 	case refused:
 		c.release()

@@ -1,6 +1,7 @@
 package httpguard
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
@@ -25,8 +26,7 @@ const (
 // the deferred function of serve refers to it, so it needs no pool.
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var e runtime.Entry
-	var buf [4]runtime.ParamArg
-	next, v := rt.begin(&e, buf[:0], w, r)
+	next, v := rt.begin(&e, w, r)
 	switch v {
 	case unguarded:
 		rt.next.ServeHTTP(w, r)
@@ -35,12 +35,11 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// begin checks r, entering e in place, with args as the buffer of its
-// hot-parameter arguments. It returns the verdict and, for an admitted
+// begin checks r, entering e in place. It returns the verdict and, for an admitted
 // request, the request to hand on, carrying the origin and the entrance in
 // its context when there are any. The block handler has answered a refused
 // request.
-func (rt *route) begin(e *runtime.Entry, args []runtime.ParamArg, w http.ResponseWriter, r *http.Request) (*http.Request, verdict) {
+func (rt *route) begin(e *runtime.Entry, w http.ResponseWriter, r *http.Request) (*http.Request, verdict) {
 	res, name := rt.resourceFor(r)
 	if res == nil {
 		return r, unguarded
@@ -60,10 +59,7 @@ func (rt *route) begin(e *runtime.Entry, args []runtime.ParamArg, w http.Respons
 	}
 	var blocked *runtime.BlockError
 	if len(rt.cfg.params) != 0 && res.HasParamRules() {
-		for _, p := range rt.cfg.params {
-			args = append(args, p.arg(r, rt.path))
-		}
-		blocked = res.EntryArgsTo(e.InPlace(), ctx, args)
+		blocked = rt.enterArgs(res, e, ctx, r)
 	} else {
 		blocked = res.EntryTo(e.InPlace(), ctx)
 	}
@@ -75,6 +71,18 @@ func (rt *route) begin(e *runtime.Entry, args []runtime.ParamArg, w http.Respons
 		r = r.WithContext(ctx)
 	}
 	return r, admitted
+}
+
+// enterArgs enters e in place with the request's hot-parameter arguments,
+// in a buffer on its own stack: the frame of a request without them stays
+// small.
+func (rt *route) enterArgs(res *runtime.Resource, e *runtime.Entry, ctx context.Context, r *http.Request) *runtime.BlockError {
+	var buf [4]runtime.ParamArg
+	args := buf[:0]
+	for _, p := range rt.cfg.params {
+		args = append(args, p.arg(r, rt.path))
+	}
+	return res.EntryArgsTo(e.InPlace(), ctx, args)
 }
 
 // end ends an admitted call with the response's status (0 when none is

@@ -25,13 +25,11 @@ func putWriter(sw *statuswriter.Writer) {
 	writers.Put(sw)
 }
 
-// call is a request a Route admitted: the runtime Entry, entered in place,
-// and the buffer of its hot-parameter arguments. Calls are pooled, because
-// Route.Begin hands the call to the middleware by pointer, so an admitted
-// request allocates neither.
+// call is a request a Route admitted: the runtime Entry, entered in place.
+// Calls are pooled: Route.Begin hands the call to the middleware, which
+// holds it until Call.End, so it cannot live on the stack.
 type call struct {
-	e    runtime.Entry
-	args [4]runtime.ParamArg
+	e runtime.Entry
 }
 
 var calls = sync.Pool{New: func() any { return new(call) }}
