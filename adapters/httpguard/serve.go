@@ -40,9 +40,11 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its context when there are any. The block handler has answered a refused
 // request.
 func (rt *route) begin(e *runtime.Entry, w http.ResponseWriter, r *http.Request) (*http.Request, verdict) {
-	res, name := rt.resourceFor(r)
+	res, name := rt.res, rt.name
 	if res == nil {
-		return r, unguarded
+		if res, name = rt.resourceFor(r); res == nil {
+			return r, unguarded
+		}
 	}
 	// The origin and the entrance go in one derived context, used by the
 	// route's own checks and handed to the handler. Both are skipped when
