@@ -73,8 +73,9 @@ func (c Call) End(status int, panicked bool) {
 	}
 	c.rt.end(&c.c.e, status, panicked)
 	if !panicked {
-		// After a panic the chain may still hold the request: the call is
-		// left to the garbage collector.
+		// After a panic the call is not pooled again: a copy of this Call
+		// that the unwinding chain still holds must not reach a call that
+		// another request has taken from the pool.
 		c.c.release()
 	}
 }
