@@ -23,16 +23,40 @@ const (
 
 // ServeHTTP checks the request against its resource's rules and serves it
 // when they admit it. The Entry is a local variable, entered in place: only
-// the deferred function of serve refers to it, so it needs no pool.
+// the deferred function refers to it, so it needs no pool. A panic leaves
+// through that function, which traces it and ends the call without
+// recovering it, so the panic reaches net/http (or the caller's recovery)
+// unchanged; the status writer is then not pooled again, since the handler
+// may still hold it.
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var e runtime.Entry
 	next, v := rt.begin(&e, w, r)
-	switch v {
-	case unguarded:
-		rt.next.ServeHTTP(w, r)
-	case admitted:
-		rt.serve(&e, w, next)
+	if v != admitted {
+		if v == unguarded {
+			rt.next.ServeHTTP(w, r)
+		}
+		return
 	}
+	returned := false
+	defer func() {
+		if !returned {
+			rt.end(&e, 0, true)
+		}
+	}()
+	if rt.cfg.isError == nil {
+		rt.next.ServeHTTP(w, next)
+		returned = true
+		e.Exit()
+		return
+	}
+	sw := getWriter(w)
+	rt.next.ServeHTTP(sw, next)
+	returned = true
+	if sw.Status != 0 && rt.cfg.isError(sw.Status) {
+		e.TraceError(errStatus)
+	}
+	putWriter(sw)
+	e.Exit()
 }
 
 // begin checks r, entering e in place. It returns the verdict and, for an admitted
@@ -99,31 +123,4 @@ func (rt *route) end(e *runtime.Entry, status int, panicked bool) {
 		e.TraceError(errStatus)
 	}
 	e.Exit()
-}
-
-// serve runs the handler of the admitted call e, through a pooled status
-// writer when statuses are traced, and ends the call. A panic leaves
-// through the deferred function, which traces it and ends the call without
-// recovering it, so the panic reaches net/http (or the caller's recovery)
-// unchanged. The writer is then not pooled again: the handler may still
-// hold it.
-func (rt *route) serve(e *runtime.Entry, w http.ResponseWriter, r *http.Request) {
-	returned := false
-	defer func() {
-		if !returned {
-			rt.end(e, 0, true)
-		}
-	}()
-	if rt.cfg.isError == nil {
-		rt.next.ServeHTTP(w, r)
-		returned = true
-		rt.end(e, 0, false)
-		return
-	}
-	sw := getWriter(w)
-	rt.next.ServeHTTP(sw, r)
-	returned = true
-	status := sw.Status
-	putWriter(sw)
-	rt.end(e, status, false)
 }
