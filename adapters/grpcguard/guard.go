@@ -19,11 +19,11 @@ import (
 // grpc.UnknownServiceHandler, any name a client sends: they go in a
 // sync.Map, which a new name does not copy.
 type guard struct {
-	cfg     config
-	traffic runtime.TrafficType
-	bounded bool
-	known   nametable.Table[*runtime.Resource]
-	any     sync.Map // full method -> *runtime.Resource
+	cfg       config
+	traffic   runtime.TrafficType
+	bounded   bool
+	known     nametable.Table[*runtime.Resource]
+	unbounded sync.Map // full method -> *runtime.Resource
 }
 
 // newGuard returns the guard of one interceptor; bounded says whether the
@@ -42,10 +42,10 @@ func (g *guard) resource(fullMethod string) *runtime.Resource {
 		}
 		return g.known.LoadOrMake(fullMethod, func() *runtime.Resource { return g.declare(fullMethod) })
 	}
-	if r, ok := g.any.Load(fullMethod); ok {
+	if r, ok := g.unbounded.Load(fullMethod); ok {
 		return r.(*runtime.Resource)
 	}
-	r, _ := g.any.LoadOrStore(fullMethod, g.declare(fullMethod))
+	r, _ := g.unbounded.LoadOrStore(fullMethod, g.declare(fullMethod))
 	return r.(*runtime.Resource)
 }
 

@@ -13,7 +13,7 @@ import (
 type verdict uint8
 
 const (
-	// admitted: the Entry holds the call, which ends with end.
+	// admitted: the Entry holds the call, which the caller ends.
 	admitted verdict = iota
 	// refused: a rule refused the request and the block handler answered.
 	refused
