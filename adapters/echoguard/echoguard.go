@@ -35,13 +35,11 @@ import (
 	"github.com/sentinelgen/sentinelgen/adapters/internal/routepath"
 )
 
-// routeKey is what a request's route is known by.
-type routeKey struct{ method, template string }
-
 // Middleware returns echo middleware that guards every route of the server,
 // group or route it is used on, with httpguard's options.
 func Middleware(opts ...httpguard.Option) echo.MiddlewareFunc {
-	m := &guard{g: httpguard.New(opts...)}
+	g := httpguard.New(opts...)
+	m := &guard{g: g, unmatched: g.NewRoute("", "")}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error { return m.serve(c, next) }
 	}
@@ -49,21 +47,24 @@ func Middleware(opts ...httpguard.Option) echo.MiddlewareFunc {
 
 // guard holds the guards of the routes one Middleware has seen.
 type guard struct {
-	g      *httpguard.Guard
-	routes routecache.Map[routeKey, *httpguard.Route]
+	g *httpguard.Guard
+	// unmatched guards the requests that match no route, whatever their
+	// method: only a URL cleaner names them.
+	unmatched *httpguard.Route
+	routes    routecache.Routes[*httpguard.Route]
 }
 
 // serve guards one request of c's route and runs next when it is admitted.
 func (m *guard) serve(c echo.Context, next echo.HandlerFunc) (err error) {
-	key := routeKey{c.Request().Method, c.Path()}
-	rt, ok := m.routes.Load(key)
-	if !ok {
-		rt = m.routes.LoadOrMake(key, func() *httpguard.Route {
-			if key.template == "" {
-				return m.g.NewRoute("", "")
-			}
-			return m.g.NewRoute(key.method+" "+key.template, routepath.FromColon(key.template))
-		})
+	method, template := c.Request().Method, c.Path()
+	rt := m.unmatched
+	if template != "" {
+		var ok bool
+		if rt, ok = m.routes.Load(template, method); !ok {
+			rt = m.routes.LoadOrMake(template, method, func() *httpguard.Route {
+				return m.g.NewRoute(method+" "+template, routepath.FromColon(template))
+			})
+		}
 	}
 	call, admitted := rt.Begin(c.Response(), c.Request())
 	if !admitted {

@@ -31,24 +31,24 @@ import (
 	"github.com/sentinelgen/sentinelgen/adapters/internal/routepath"
 )
 
-// routeKey is what a request's route is known by.
-type routeKey struct{ method, template string }
-
 // Middleware returns gin middleware that guards every route of the engine
 // or group it is used on, with httpguard's options.
 func Middleware(opts ...httpguard.Option) gin.HandlerFunc {
 	g := httpguard.New(opts...)
-	var routes routecache.Map[routeKey, *httpguard.Route]
+	// Requests that match no route share one guard, whatever their method:
+	// only a URL cleaner names them.
+	unmatched := g.NewRoute("", "")
+	var routes routecache.Routes[*httpguard.Route]
 	return func(c *gin.Context) {
-		key := routeKey{c.Request.Method, c.FullPath()}
-		rt, ok := routes.Load(key)
-		if !ok {
-			rt = routes.LoadOrMake(key, func() *httpguard.Route {
-				if key.template == "" {
-					return g.NewRoute("", "")
-				}
-				return g.NewRoute(key.method+" "+key.template, routepath.FromColon(key.template))
-			})
+		method, template := c.Request.Method, c.FullPath()
+		rt := unmatched
+		if template != "" {
+			var ok bool
+			if rt, ok = routes.Load(template, method); !ok {
+				rt = routes.LoadOrMake(template, method, func() *httpguard.Route {
+					return g.NewRoute(method+" "+template, routepath.FromColon(template))
+				})
+			}
 		}
 		call, admitted := rt.Begin(c.Writer, c.Request)
 		if !admitted {

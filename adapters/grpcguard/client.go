@@ -15,7 +15,7 @@ import (
 // outbound resource: a blocked call fails at once, without reaching the
 // network.
 func UnaryClientInterceptor(opts ...Option) grpc.UnaryClientInterceptor {
-	g := newGuard(opts, runtime.TrafficOutbound)
+	g := newGuard(opts, runtime.TrafficOutbound, true)
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, callOpts ...grpc.CallOption) error {
 		res := g.resource(method)
 		if res == nil {
@@ -37,7 +37,7 @@ func UnaryClientInterceptor(opts ...Option) grpc.UnaryClientInterceptor {
 // error (io.EOF is success), the single reply of a client-streaming call
 // arrives, or the call's context ends.
 func StreamClientInterceptor(opts ...Option) grpc.StreamClientInterceptor {
-	g := newGuard(opts, runtime.TrafficOutbound)
+	g := newGuard(opts, runtime.TrafficOutbound, true)
 	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, callOpts ...grpc.CallOption) (grpc.ClientStream, error) {
 		res := g.resource(method)
 		if res == nil {

@@ -6,39 +6,60 @@ import (
 
 	"google.golang.org/grpc/status"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/nametable"
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 // guard is what the four interceptors share: the configuration and the
-// resources by full method name.
+// resources by full method name, nil when unguarded. The methods of unary
+// server calls and of client calls are those the program registers or
+// calls, a bounded set: they go in a nametable, which a new method
+// copies. A stream server interceptor also sees the methods of
+// grpc.UnknownServiceHandler, any name a client sends: they go in a
+// sync.Map, which a new name does not copy.
 type guard struct {
 	cfg       config
 	traffic   runtime.TrafficType
-	resources sync.Map // full method -> *runtime.Resource, nil when unguarded
+	bounded   bool
+	known     nametable.Table[*runtime.Resource]
+	unbounded sync.Map // full method -> *runtime.Resource
 }
 
-func newGuard(opts []Option, traffic runtime.TrafficType) *guard {
+// newGuard returns the guard of one interceptor; bounded says whether the
+// interceptor sees only the methods the program registers or calls.
+func newGuard(opts []Option, traffic runtime.TrafficType, bounded bool) *guard {
 	rulewatch.Start()
-	return &guard{cfg: newConfig(opts), traffic: traffic}
+	return &guard{cfg: newConfig(opts), traffic: traffic, bounded: bounded}
 }
 
 // resource returns the method's resource and name, or nil when the name
 // option leaves it unguarded.
 func (g *guard) resource(fullMethod string) *runtime.Resource {
-	if r, ok := g.resources.Load(fullMethod); ok {
+	if g.bounded {
+		if r, ok := g.known.Load(fullMethod); ok {
+			return r
+		}
+		return g.known.LoadOrMake(fullMethod, func() *runtime.Resource { return g.declare(fullMethod) })
+	}
+	if r, ok := g.unbounded.Load(fullMethod); ok {
 		return r.(*runtime.Resource)
 	}
+	r, _ := g.unbounded.LoadOrStore(fullMethod, g.declare(fullMethod))
+	return r.(*runtime.Resource)
+}
+
+// declare creates the resource of a method, or returns nil when the name
+// option leaves the method unguarded.
+func (g *guard) declare(fullMethod string) *runtime.Resource {
 	name := fullMethod
 	if g.cfg.name != nil {
 		name = g.cfg.name(fullMethod)
 	}
-	var res *runtime.Resource
-	if name != "" {
-		res = runtime.NewResource(name, runtime.WithTrafficType(g.traffic), runtime.WithResourceType(g.cfg.resourceType))
+	if name == "" {
+		return nil
 	}
-	r, _ := g.resources.LoadOrStore(fullMethod, res)
-	return r.(*runtime.Resource)
+	return runtime.NewResource(name, runtime.WithTrafficType(g.traffic), runtime.WithResourceType(g.cfg.resourceType))
 }
 
 // enter prepares the call's context (origin and entrance, inbound only) and

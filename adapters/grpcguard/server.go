@@ -14,7 +14,7 @@ var ErrPanic = errors.New("grpcguard: handler panicked")
 
 // UnaryServerInterceptor guards each unary method as an inbound resource.
 func UnaryServerInterceptor(opts ...Option) grpc.UnaryServerInterceptor {
-	g := newGuard(opts, runtime.TrafficInbound)
+	g := newGuard(opts, runtime.TrafficInbound, true)
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		res := g.resource(info.FullMethod)
 		if res == nil {
@@ -35,7 +35,7 @@ func UnaryServerInterceptor(opts ...Option) grpc.UnaryServerInterceptor {
 // StreamServerInterceptor guards each streaming method as an inbound
 // resource: the call runs from the stream's start to the handler's return.
 func StreamServerInterceptor(opts ...Option) grpc.StreamServerInterceptor {
-	g := newGuard(opts, runtime.TrafficInbound)
+	g := newGuard(opts, runtime.TrafficInbound, false)
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		res := g.resource(info.FullMethod)
 		if res == nil {

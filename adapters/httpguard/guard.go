@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sentinelgen/sentinelgen/adapters/internal/nametable"
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
 
 	"github.com/sentinelgen/sentinelgen/runtime"
@@ -66,7 +67,8 @@ type muxGuard struct {
 	mux       *http.ServeMux
 	opts      []Option
 	unmatched *route
-	routes    sync.Map // pattern -> *route
+	// routes holds the route of each pattern of mux, a bounded set.
+	routes nametable.Table[*route]
 }
 
 // ServeHTTP finds the request's pattern and serves it through that
@@ -79,9 +81,9 @@ func (m *muxGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rt, ok := m.routes.Load(pattern)
 	if !ok {
-		rt, _ = m.routes.LoadOrStore(pattern, m.g.newRoute(pattern, m.mux, true, m.opts))
+		rt = m.routes.LoadOrMake(pattern, func() *route { return m.g.newRoute(pattern, m.mux, true, m.opts) })
 	}
-	rt.(*route).ServeHTTP(w, r)
+	rt.ServeHTTP(w, r)
 }
 
 // route is one guarded pattern.

@@ -91,7 +91,7 @@ func TestParamsUnderMux(t *testing.T) {
 	if !found {
 		t.Fatal("no route cached for the pattern")
 	}
-	if a := rt.(*route).cfg.params[0].arg(r, rt.(*route).path); a != runtime.StringArg("sku-1") {
+	if a := rt.cfg.params[0].arg(r, rt.path); a != runtime.StringArg("sku-1") {
 		t.Errorf("path value under Mux = %+v, want sku-1", a)
 	}
 }

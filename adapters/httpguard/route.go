@@ -44,9 +44,15 @@ func (g *Guard) NewRoute(pattern, path string, opts ...Option) *Route {
 // resource, when the URL cleaner returned ""), and the middleware hands
 // call.Request() to the rest of its chain and then calls call.End.
 func (rt *Route) Begin(w http.ResponseWriter, r *http.Request) (call Call, ok bool) {
-	c, next, guarded := rt.rt.begin(w, r)
-	if guarded && c == nil {
+	c := getCall()
+	next, v := rt.rt.begin(&c.e, w, r)
+	switch v {
+	case refused:
+		c.release()
 		return Call{}, false
+	case unguarded:
+		c.release()
+		c = nil
 	}
 	return Call{rt: rt.rt, c: c, r: next}, true
 }
@@ -65,5 +71,11 @@ func (c Call) End(status int, panicked bool) {
 	if c.c == nil {
 		return
 	}
-	c.rt.end(c.c, status, panicked)
+	c.rt.end(&c.c.e, status, panicked)
+	if !panicked {
+		// After a panic the call is not pooled again: a copy of this Call
+		// that the unwinding chain still holds must not reach a call that
+		// another request has taken from the pool.
+		c.c.release()
+	}
 }

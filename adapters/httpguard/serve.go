@@ -1,6 +1,7 @@
 package httpguard
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/sentinelgen/sentinelgen/adapters/internal/rulewatch"
@@ -8,30 +9,66 @@ import (
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
+// verdict is what begin decided about a request.
+type verdict uint8
+
+const (
+	// admitted: the Entry holds the call, which the caller ends.
+	admitted verdict = iota
+	// refused: a rule refused the request and the block handler answered.
+	refused
+	// unguarded: the request has no resource.
+	unguarded
+)
+
 // ServeHTTP checks the request against its resource's rules and serves it
-// when they admit it.
+// when they admit it. The Entry is a local variable, entered in place: only
+// the deferred function refers to it, so it needs no pool. A panic leaves
+// through that function, which traces it and ends the call without
+// recovering it, so the panic reaches net/http (or the caller's recovery)
+// unchanged; the status writer is then not pooled again, since the handler
+// may still hold it.
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c, r, guarded := rt.begin(w, r)
-	if !guarded {
-		rt.next.ServeHTTP(w, r)
+	var e runtime.Entry
+	next, v := rt.begin(&e, w, r)
+	if v != admitted {
+		if v == unguarded {
+			rt.next.ServeHTTP(w, r)
+		}
 		return
 	}
-	if c == nil {
-		return // refused, and answered
+	returned := false
+	defer func() {
+		if !returned {
+			rt.end(&e, 0, true)
+		}
+	}()
+	if rt.cfg.isError == nil {
+		rt.next.ServeHTTP(w, next)
+		returned = true
+		e.Exit()
+		return
 	}
-	rt.serve(c, w, r)
-	rt.end(c, c.sw.Status, false)
+	sw := getWriter(w)
+	rt.next.ServeHTTP(sw, next)
+	returned = true
+	if sw.Status != 0 && rt.cfg.isError(sw.Status) {
+		e.TraceError(errStatus)
+	}
+	putWriter(sw)
+	e.Exit()
 }
 
-// begin checks r. It returns guarded false when the request has no
-// resource, a nil call when a rule refused the request (which the block
-// handler has answered), and otherwise the admitted call and the request to
-// hand on, carrying the origin and entrance in its context when there are
-// any. The admitted call ends with end.
-func (rt *route) begin(w http.ResponseWriter, r *http.Request) (c *call, next *http.Request, guarded bool) {
-	res, name := rt.resourceFor(r)
+// begin checks r, entering e in place. It returns the verdict and, for an admitted
+// request, the request to hand on, carrying the origin and the entrance in
+// its context when there are any. The block handler has answered a refused
+// request.
+func (rt *route) begin(e *runtime.Entry, w http.ResponseWriter, r *http.Request) (*http.Request, verdict) {
+	res, name := rt.res, rt.name
 	if res == nil {
-		return nil, r, false
+		if res, name = rt.resourceFor(r); res == nil {
+			return r, unguarded
+		}
 	}
 	// The origin and the entrance go in one derived context, used by the
 	// route's own checks and handed to the handler. Both are skipped when
@@ -46,65 +83,44 @@ func (rt *route) begin(w http.ResponseWriter, r *http.Request) (c *call, next *h
 	if rulewatch.ChainNamed(name) {
 		ctx, derived = runtime.WithEntrance(ctx, name), true
 	}
-	// c.e is entered in place (no exit ticket): the pooled call holds it
-	// until its Exit and is never copied.
-	c = getCall()
 	var blocked *runtime.BlockError
-	if n := len(rt.cfg.params); n != 0 && res.HasParamRules() {
-		args := c.args[:0]
-		if n > len(c.args) {
-			args = make([]runtime.ParamArg, 0, n)
-		}
-		for _, p := range rt.cfg.params {
-			args = append(args, p.arg(r, rt.path))
-		}
-		blocked = res.EntryArgsTo(c.e.InPlace(), ctx, args)
+	if len(rt.cfg.params) != 0 && res.HasParamRules() {
+		blocked = rt.enterArgs(res, e, ctx, r)
 	} else {
-		blocked = res.EntryTo(c.e.InPlace(), ctx)
+		blocked = res.EntryTo(e.InPlace(), ctx)
 	}
 	if blocked != nil {
-		c.release()
 		rt.cfg.block(w, r, blocked)
-		return nil, r, true
+		return r, refused
 	}
 	if derived {
 		r = r.WithContext(ctx)
 	}
-	return c, r, true
+	return r, admitted
+}
+
+// enterArgs enters e in place with the request's hot-parameter arguments,
+// in a buffer on its own stack: the frame of a request without them stays
+// small.
+func (rt *route) enterArgs(res *runtime.Resource, e *runtime.Entry, ctx context.Context, r *http.Request) *runtime.BlockError {
+	var buf [4]runtime.ParamArg
+	args := buf[:0]
+	for _, p := range rt.cfg.params {
+		args = append(args, p.arg(r, rt.path))
+	}
+	return res.EntryArgsTo(e.InPlace(), ctx, args)
 }
 
 // end ends an admitted call with the response's status (0 when none is
-// known) and releases it; panicked says the handler panicked.
-func (rt *route) end(c *call, status int, panicked bool) {
+// known); panicked says the handler panicked.
+func (rt *route) end(e *runtime.Entry, status int, panicked bool) {
 	switch {
 	case panicked:
 		if rt.cfg.tracePanics {
-			c.e.TraceError(ErrPanic)
+			e.TraceError(ErrPanic)
 		}
 	case rt.cfg.isError != nil && status != 0 && rt.cfg.isError(status):
-		c.e.TraceError(errStatus)
+		e.TraceError(errStatus)
 	}
-	c.e.Exit()
-	if !panicked {
-		c.release()
-	}
-}
-
-// serve runs the handler. A panic leaves through the deferred function,
-// which traces it and ends the call without recovering it, so the panic
-// reaches net/http (or the caller's recovery) unchanged. The call is then
-// not pooled again: the handler may still hold its writer.
-func (rt *route) serve(c *call, w http.ResponseWriter, r *http.Request) {
-	returned := false
-	defer func() {
-		if !returned {
-			rt.end(c, 0, true)
-		}
-	}()
-	if rt.cfg.isError != nil {
-		c.sw.W = w
-		w = &c.sw
-	}
-	rt.next.ServeHTTP(w, r)
-	returned = true
+	e.Exit()
 }

@@ -48,3 +48,45 @@ func TestLoadDoesNotAllocate(t *testing.T) {
 		t.Errorf("Load allocates %.0f times", n)
 	}
 }
+
+// TestRoutesKeepsEachTemplateAndMethod fills Routes from many goroutines
+// with templates that share methods and methods that share templates: each
+// pair is made once, and only the pairs made are found.
+func TestRoutesKeepsEachTemplateAndMethod(t *testing.T) {
+	var m Routes[string]
+	var made atomic.Int64
+	templates := []string{"/orders/:id", "/orders", "/users/:id/orders/:oid", ""}
+	methods := []string{"GET", "POST", "DELETE"}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for _, tp := range templates {
+				for _, me := range methods {
+					if got := m.LoadOrMake(tp, me, func() string { made.Add(1); return me + " " + tp }); got != me+" "+tp {
+						t.Errorf("LoadOrMake(%q, %q) = %q", tp, me, got)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := made.Load(); n != int64(len(templates)*len(methods)) {
+		t.Fatalf("made %d values for %d routes", n, len(templates)*len(methods))
+	}
+	for _, tp := range templates {
+		for _, me := range methods {
+			if v, ok := m.Load(tp, me); !ok || v != me+" "+tp {
+				t.Fatalf("Load(%q, %q) = %q, %v", tp, me, v, ok)
+			}
+		}
+		if _, ok := m.Load(tp, "PUT"); ok {
+			t.Fatalf("Load(%q, PUT) found a route never made", tp)
+		}
+	}
+	if _, ok := m.Load("/nowhere", "GET"); ok {
+		t.Fatal("Load found a template never made")
+	}
+	if n := testing.AllocsPerRun(100, func() { m.Load("/orders/:id", "GET") }); n != 0 {
+		t.Errorf("Load allocates %.0f times", n)
+	}
+}
