@@ -21,11 +21,8 @@ type Clock struct {
 	// stateLagging (running late: every read is a real one).
 	state atomic.Uint32
 	// freshAudits counts the audits in a row, while lagging, that came
-	// within a tick of the audit or tick before them; recoverNeed is the
-	// ticker's tickerTicks.need, which scales how many such audits turn
-	// the clock back to the cache (see Audit).
+	// within a tick of the audit or tick before them (see Audit).
 	freshAudits atomic.Int32
-	recoverNeed atomic.Int32
 	base        time.Time
 	tick        time.Duration
 	idle        time.Duration
@@ -55,10 +52,9 @@ const (
 	maxRecoverTicks = 1024
 )
 
-// auditsPerTick is how many audits in a row, each within a tick of the one
-// before, stand for one on-time tick when a lagging clock turns back to the
-// cache by its callers' audits (see Audit).
-const auditsPerTick = 8
+// recoverAudits is how many audits in a row, each within a tick of the one
+// before, turn a lagging clock back to the cache by themselves (see Audit).
+const recoverAudits = 8 * recoverTicks
 
 // New returns a clock whose ticker refreshes the cache every tick while
 // reads come, and stops after idle without a read. Its readings are
@@ -180,19 +176,21 @@ func (c *Clock) Audit() {
 		// tells the ticker that audits come often enough to keep the
 		// cache fresh without them (see onTick). While every processor is
 		// busy with calls the ticker wakes rarely, and late, so its ticks
-		// would take long to turn the clock back: audits in a row, each
-		// within a tick of the one before, do it too, auditsPerTick of them
-		// for each on-time tick the ticker would need, for they show the
-		// callers keeping the cache fresh.
+		// would take long to turn the clock back: recoverAudits audits in
+		// a row, each within a tick of the one before, do it too, for they
+		// show the callers keeping the cache fresh. Their count does not
+		// grow with relapses as the ticker's does: a relapse found by an
+		// audit is a pause of every caller (the operating system or the
+		// collector holding them), after which the audits, as frequent as
+		// before, keep the cache fresh again.
 		now := c.Real()
 		prev := c.audited.Load()
 		if now-prev >= int64(c.tick)/auditStep {
 			advanceTo(&c.audited, now)
 		}
-		need := auditsPerTick * max(c.recoverNeed.Load(), recoverTicks)
 		if now-prev >= int64(c.tick) {
 			c.freshAudits.Store(0)
-		} else if c.freshAudits.Add(1) >= need && c.state.CompareAndSwap(stateLagging, stateRead) {
+		} else if c.freshAudits.Add(1) >= recoverAudits && c.state.CompareAndSwap(stateLagging, stateRead) {
 			c.freshAudits.Store(0)
 			c.advance(now)
 		}
@@ -298,7 +296,6 @@ func (c *Clock) onTick(t *tickerTicks, now int64) {
 		t.recovered = true
 	}
 	t.prev = now
-	c.recoverNeed.Store(int32(t.need))
 	if t.lagging = c.state.Load() == stateLagging; t.lagging {
 		t.readFor = 0
 	} else {

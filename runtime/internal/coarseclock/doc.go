@@ -39,8 +39,7 @@
 // the load lasted, and every call would pay two real readings where the
 // cache serves as well. For the same reason a lagging clock turns back to
 // the cache by its callers' audits too, without waiting for the ticker's
-// rare ticks: audits in a row, each within a tick of the one before,
-// auditsPerTick of them for each on-time tick the ticker would need (so a
-// relapse doubles them as it doubles the ticks). When the calls thin out
-// the audits stop, and the next late tick or audit finds the cache stale.
+// rare ticks: recoverAudits audits in a row, each within a tick of the one
+// before. When the calls thin out the audits stop, and the next late tick
+// or audit finds the cache stale.
 package coarseclock

@@ -193,10 +193,9 @@ func TestAuditTurningLaggingRestartsRecovery(t *testing.T) {
 }
 
 // TestFrequentAuditsTurnALaggingClockBack: with the ticker starved (every
-// processor busy with calls), audits in a row, each within a tick of the one
-// before, turn a lagging clock back to the cache, auditsPerTick of them for
-// each on-time tick the ticker would need; one audit a tick late starts the
-// count again; and after a relapse the ticker's doubled need doubles theirs.
+// processor busy with calls), recoverAudits audits in a row, each within a
+// tick of the one before, turn a lagging clock back to the cache; one audit
+// a tick late starts the count again; and a relapse needs no more of them.
 func TestFrequentAuditsTurnALaggingClockBack(t *testing.T) {
 	c, real := starvedClock(t)
 	c.Nanotime() // starts the clock (no ticker: noTicker)
@@ -221,30 +220,22 @@ func TestFrequentAuditsTurnALaggingClockBack(t *testing.T) {
 		}
 		return c.state.Load()
 	}
-	lag()
-	need := auditsPerTick * recoverTicks
-	if s := audits(need - 1); s != stateLagging {
-		t.Fatalf("state %d after %d frequent audits, want still stateLagging", s, need-1)
-	}
-	now += 2 * ms // a gap of more than a tick: its audit starts the count again
-	if s := audits(need); s != stateLagging {
-		t.Fatalf("state %d after a gap and %d audits, want still stateLagging", s, need)
-	}
-	if s := audits(1); s != stateRead {
-		t.Fatalf("state %d after %d frequent audits in a row, want stateRead", s, need)
-	}
-	if got := c.Nanotime(); got != now {
-		t.Fatalf("the cache reads %v after the recovery, want the last audit's %v", time.Duration(got), time.Duration(now))
-	}
-	// The ticker sees the recovery; a relapse soon after it doubles the
-	// ticks, and so the audits, the next recovery needs.
-	now += ms / 2
-	c.onTick(&ticks, now)
-	lag()
-	if s := audits(2*need - 1); s != stateLagging {
-		t.Fatalf("state %d after %d frequent audits following a relapse, want still stateLagging", s, 2*need-1)
-	}
-	if s := audits(1); s != stateRead {
-		t.Fatalf("state %d after %d frequent audits following a relapse, want stateRead", s, 2*need)
+	for relapse := range 3 {
+		lag()
+		if s := audits(recoverAudits - 1); s != stateLagging {
+			t.Fatalf("relapse %d: state %d after %d frequent audits, want still stateLagging", relapse, s, recoverAudits-1)
+		}
+		now += 2 * ms // a gap of more than a tick: its audit starts the count again
+		if s := audits(recoverAudits); s != stateLagging {
+			t.Fatalf("relapse %d: state %d after a gap and %d audits, want still stateLagging", relapse, s, recoverAudits)
+		}
+		if s := audits(1); s != stateRead {
+			t.Fatalf("relapse %d: state %d after %d frequent audits in a row, want stateRead", relapse, s, recoverAudits)
+		}
+		if got := c.Nanotime(); got != now {
+			t.Fatalf("relapse %d: the cache reads %v after the recovery, want the last audit's %v", relapse, time.Duration(got), time.Duration(now))
+		}
+		now += ms / 2
+		c.onTick(&ticks, now) // the ticker sees the recovery
 	}
 }
