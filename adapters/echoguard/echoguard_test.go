@@ -2,7 +2,6 @@ package echoguard
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -12,57 +11,14 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/sentinelgen/sentinelgen/adapters/httpguard"
+	"github.com/sentinelgen/sentinelgen/adapters/internal/routetest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
-
-// useRules loads rules for one test and clears them when it ends; the
-// runtime's rules are process-wide, so these tests do not run in parallel.
-func useRules(t *testing.T, rules runtime.Rules) {
-	t.Helper()
-	if err := runtime.LoadRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
-}
 
 func newEcho() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	return e
-}
-
-func serve(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func get(t *testing.T, srv *httptest.Server, path string, header ...string) (int, http.Header) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
-	return resp.StatusCode, resp.Header
-}
-
-func hasResource(name string) bool {
-	for _, r := range runtime.Resources() {
-		if r.Name() == name {
-			return true
-		}
-	}
-	return false
 }
 
 func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
@@ -71,8 +27,8 @@ func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
 	e.GET("/orders/:id", func(c echo.Context) error { return c.String(200, "order "+c.Param("id")) })
 	g := e.Group("/api")
 	g.POST("/files/*", func(c echo.Context) error { return c.NoContent(204) })
-	srv := serve(t, e)
-	if s, _ := get(t, srv, "/orders/17"); s != 200 {
+	srv := routetest.Serve(t, e)
+	if s, _ := routetest.Get(t, srv, "/orders/17"); s != 200 {
 		t.Fatalf("GET /orders/17: %d", s)
 	}
 	resp, err := srv.Client().Post(srv.URL+"/api/files/a/b", "text/plain", nil)
@@ -81,14 +37,14 @@ func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
 	}
 	resp.Body.Close()
 	for _, name := range []string{"GET /orders/:id", "POST /api/files/*"} {
-		if !hasResource(name) {
+		if !routetest.HasResource(name) {
 			t.Errorf("no resource %q", name)
 		}
 	}
-	if hasResource("GET /orders/17") {
+	if routetest.HasResource("GET /orders/17") {
 		t.Error("a resource was named after the raw path")
 	}
-	if s, _ := get(t, srv, "/nowhere"); s != 404 {
+	if s, _ := routetest.Get(t, srv, "/nowhere"); s != 404 {
 		t.Errorf("unrouted request: %d, want echo's 404", s)
 	}
 }
@@ -104,12 +60,12 @@ func TestFlowBlockAnswers429AndSkipsTheHandler(t *testing.T) {
 		mu.Unlock()
 		return c.String(200, "ok")
 	})
-	srv := serve(t, e)
-	useRules(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "/quota", Count: 2}}})
+	srv := routetest.Serve(t, e)
+	routetest.UseRules(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "/quota", Count: 2}}})
 	codes := map[int]int{}
 	var retry string
 	for range 5 {
-		s, h := get(t, srv, "/quota")
+		s, h := routetest.Get(t, srv, "/quota")
 		codes[s]++
 		if s == http.StatusTooManyRequests {
 			retry = h.Get("Retry-After")
@@ -131,21 +87,21 @@ func TestHotParameterAndOrigin(t *testing.T) {
 	e.GET("/items/:sku", func(c echo.Context) error {
 		return c.String(200, runtime.OriginFrom(c.Request().Context()))
 	})
-	srv := serve(t, e)
-	useRules(t, runtime.Rules{
+	srv := routetest.Serve(t, e)
+	routetest.UseRules(t, runtime.Rules{
 		ParamFlow: []runtime.ParamFlowRule{{Resource: "GET /items/:sku", ParamIdx: 0, Count: 1}},
 		Authority: []runtime.AuthorityRule{{Resource: "GET /items/:sku", Strategy: runtime.AuthorityBlack, LimitApp: "intruder"}},
 	})
-	if s, _ := get(t, srv, "/items/a", "X-Caller", "shop"); s != 200 {
+	if s, _ := routetest.Get(t, srv, "/items/a", "X-Caller", "shop"); s != 200 {
 		t.Fatalf("sku a: %d", s)
 	}
-	if s, _ := get(t, srv, "/items/a"); s != 429 {
+	if s, _ := routetest.Get(t, srv, "/items/a"); s != 429 {
 		t.Fatalf("sku a again: %d, want 429 from the hot-parameter rule", s)
 	}
-	if s, _ := get(t, srv, "/items/b"); s != 200 {
+	if s, _ := routetest.Get(t, srv, "/items/b"); s != 200 {
 		t.Fatalf("sku b: %d", s)
 	}
-	if s, _ := get(t, srv, "/items/c", "X-Caller", "intruder"); s != 429 {
+	if s, _ := routetest.Get(t, srv, "/items/c", "X-Caller", "intruder"); s != 429 {
 		t.Fatalf("black-listed caller: %d", s)
 	}
 }
@@ -168,24 +124,24 @@ func TestErrorsAndPanicsOpenTheBreaker(t *testing.T) {
 		return c.NoContent(http.StatusServiceUnavailable)
 	})
 	e.GET("/teapot", func(c echo.Context) error { return echo.NewHTTPError(http.StatusTeapot) })
-	srv := serve(t, e)
-	useRules(t, runtime.Rules{Degrade: []runtime.DegradeRule{
+	srv := routetest.Serve(t, e)
+	routetest.UseRules(t, runtime.Rules{Degrade: []runtime.DegradeRule{
 		{Resource: "GET /fragile", Grade: runtime.DegradeErrorCount, Count: 3, TimeWindowSec: 60, MinRequestAmount: 1},
 		{Resource: "GET /teapot", Grade: runtime.DegradeErrorCount, Count: 1, TimeWindowSec: 60, MinRequestAmount: 1},
 	}})
 	for _, path := range []string{"/fragile?fail=error", "/fragile?fail=http", "/fragile", "/fragile?fail=panic"} {
-		if s, _ := get(t, srv, path); s < 500 {
+		if s, _ := routetest.Get(t, srv, path); s < 500 {
 			t.Fatalf("%s: %d", path, s)
 		}
 	}
-	if s, _ := get(t, srv, "/fragile"); s != http.StatusServiceUnavailable {
+	if s, _ := routetest.Get(t, srv, "/fragile"); s != http.StatusServiceUnavailable {
 		t.Fatalf("after four failures: %d, want 503", s)
 	}
 	if !hasBreakerOpen("GET /fragile") {
 		t.Fatal("the breaker of GET /fragile is not open")
 	}
 	for range 3 {
-		if s, _ := get(t, srv, "/teapot"); s != http.StatusTeapot {
+		if s, _ := routetest.Get(t, srv, "/teapot"); s != http.StatusTeapot {
 			t.Fatalf("a 4xx error opened the breaker: %d", s)
 		}
 	}

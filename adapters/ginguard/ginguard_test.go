@@ -1,7 +1,6 @@
 package ginguard
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -10,54 +9,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/sentinelgen/sentinelgen/adapters/httpguard"
+	"github.com/sentinelgen/sentinelgen/adapters/internal/routetest"
 	"github.com/sentinelgen/sentinelgen/runtime"
 )
 
 func init() { gin.SetMode(gin.ReleaseMode) }
-
-// useRules loads rules for one test and clears them when it ends; the
-// runtime's rules are process-wide, so these tests do not run in parallel.
-func useRules(t *testing.T, rules runtime.Rules) {
-	t.Helper()
-	if err := runtime.LoadRules(rules); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = runtime.LoadRules(runtime.Rules{}) })
-}
-
-func serve(t *testing.T, h http.Handler) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func get(t *testing.T, srv *httptest.Server, path string, header ...string) (int, http.Header) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
-	return resp.StatusCode, resp.Header
-}
-
-func hasResource(name string) bool {
-	for _, r := range runtime.Resources() {
-		if r.Name() == name {
-			return true
-		}
-	}
-	return false
-}
 
 func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
 	r := gin.New()
@@ -65,8 +21,8 @@ func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
 	r.GET("/orders/:id", func(c *gin.Context) { c.String(200, "order "+c.Param("id")) })
 	api := r.Group("/api")
 	api.POST("/files/*path", func(c *gin.Context) { c.Status(204) })
-	srv := serve(t, r)
-	if s, _ := get(t, srv, "/orders/17"); s != 200 {
+	srv := routetest.Serve(t, r)
+	if s, _ := routetest.Get(t, srv, "/orders/17"); s != 200 {
 		t.Fatalf("GET /orders/17: %d", s)
 	}
 	resp, err := srv.Client().Post(srv.URL+"/api/files/a/b", "text/plain", nil)
@@ -75,14 +31,14 @@ func TestRoutesAreResourcesNamedByTemplate(t *testing.T) {
 	}
 	resp.Body.Close()
 	for _, name := range []string{"GET /orders/:id", "POST /api/files/*path"} {
-		if !hasResource(name) {
+		if !routetest.HasResource(name) {
 			t.Errorf("no resource %q", name)
 		}
 	}
-	if hasResource("GET /orders/17") {
+	if routetest.HasResource("GET /orders/17") {
 		t.Error("a resource was named after the raw path")
 	}
-	if s, _ := get(t, srv, "/nowhere"); s != 404 {
+	if s, _ := routetest.Get(t, srv, "/nowhere"); s != 404 {
 		t.Errorf("unrouted request: %d, want gin's 404", s)
 	}
 }
@@ -98,12 +54,12 @@ func TestFlowBlockAnswers429AndStopsTheChain(t *testing.T) {
 		mu.Unlock()
 		c.String(200, "ok")
 	})
-	srv := serve(t, r)
-	useRules(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "/quota", Count: 2}}})
+	srv := routetest.Serve(t, r)
+	routetest.UseRules(t, runtime.Rules{Flow: []runtime.FlowRule{{Resource: "/quota", Count: 2}}})
 	codes := map[int]int{}
 	var retry string
 	for range 5 {
-		s, h := get(t, srv, "/quota")
+		s, h := routetest.Get(t, srv, "/quota")
 		codes[s]++
 		if s == http.StatusTooManyRequests {
 			retry = h.Get("Retry-After")
@@ -123,21 +79,21 @@ func TestHotParameterAndOrigin(t *testing.T) {
 	r := gin.New()
 	r.Use(Middleware(httpguard.WithOriginHeader("X-Caller"), httpguard.WithParams(httpguard.PathValue("sku"))))
 	r.GET("/items/:sku", func(c *gin.Context) { c.String(200, runtime.OriginFrom(c.Request.Context())) })
-	srv := serve(t, r)
-	useRules(t, runtime.Rules{
+	srv := routetest.Serve(t, r)
+	routetest.UseRules(t, runtime.Rules{
 		ParamFlow: []runtime.ParamFlowRule{{Resource: "GET /items/:sku", ParamIdx: 0, Count: 1}},
 		Authority: []runtime.AuthorityRule{{Resource: "GET /items/:sku", Strategy: runtime.AuthorityBlack, LimitApp: "intruder"}},
 	})
-	if s, _ := get(t, srv, "/items/a", "X-Caller", "shop"); s != 200 {
+	if s, _ := routetest.Get(t, srv, "/items/a", "X-Caller", "shop"); s != 200 {
 		t.Fatalf("sku a: %d", s)
 	}
-	if s, _ := get(t, srv, "/items/a"); s != 429 {
+	if s, _ := routetest.Get(t, srv, "/items/a"); s != 429 {
 		t.Fatalf("sku a again: %d, want 429 from the hot-parameter rule", s)
 	}
-	if s, _ := get(t, srv, "/items/b"); s != 200 {
+	if s, _ := routetest.Get(t, srv, "/items/b"); s != 200 {
 		t.Fatalf("sku b: %d", s)
 	}
-	if s, _ := get(t, srv, "/items/c", "X-Caller", "intruder"); s != 429 {
+	if s, _ := routetest.Get(t, srv, "/items/c", "X-Caller", "intruder"); s != 429 {
 		t.Fatalf("black-listed caller: %d", s)
 	}
 }
@@ -153,16 +109,16 @@ func TestErrorsAndPanicsOpenTheBreaker(t *testing.T) {
 		}
 		c.Status(http.StatusBadGateway)
 	})
-	srv := serve(t, r)
-	useRules(t, runtime.Rules{Degrade: []runtime.DegradeRule{{
+	srv := routetest.Serve(t, r)
+	routetest.UseRules(t, runtime.Rules{Degrade: []runtime.DegradeRule{{
 		Resource: "GET /fragile", Grade: runtime.DegradeErrorCount, Count: 2, TimeWindowSec: 60, MinRequestAmount: 1,
 	}}})
 	for _, path := range []string{"/fragile", "/fragile", "/fragile?panic=1"} {
-		if s, _ := get(t, srv, path); s != 502 && s != 500 {
+		if s, _ := routetest.Get(t, srv, path); s != 502 && s != 500 {
 			t.Fatalf("%s: %d", path, s)
 		}
 	}
-	s, h := get(t, srv, "/fragile")
+	s, h := routetest.Get(t, srv, "/fragile")
 	if s != http.StatusServiceUnavailable {
 		t.Fatalf("after two 5xx and a panic: %d, want 503 from the open breaker", s)
 	}
