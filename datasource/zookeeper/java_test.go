@@ -114,23 +114,32 @@ func (j *javaService) rulesWith(t *testing.T, counts ...float64) []javaFlow {
 	t.Helper()
 	var got []javaFlow
 	j.expect(t, func(l string) bool {
-		text, ok := strings.CutPrefix(l, "rules ")
-		if !ok {
-			return false
-		}
-		got = nil
-		if err := json.Unmarshal([]byte(text), &got); err != nil {
-			t.Fatalf("Java printed %q: %v", l, err)
-		}
-		var cs []float64
-		for _, r := range got {
-			cs = append(cs, r.Count)
-		}
-		slices.Sort(cs)
-		return slices.Equal(cs, slices.Sorted(slices.Values(counts)))
+		var ok bool
+		got, ok = rulesLine(t, l, counts)
+		return ok
 	})
 	slices.SortFunc(got, func(a, b javaFlow) int { return strings.Compare(a.Resource, b.Resource) })
 	return got
+}
+
+// rulesLine reports whether l is a "rules" line whose counts are counts, in
+// any order, and returns its rules.
+func rulesLine(t *testing.T, l string, counts []float64) ([]javaFlow, bool) {
+	t.Helper()
+	text, ok := strings.CutPrefix(l, "rules ")
+	if !ok {
+		return nil, false
+	}
+	var got []javaFlow
+	if err := json.Unmarshal([]byte(text), &got); err != nil {
+		t.Fatalf("Java printed %q: %v", l, err)
+	}
+	var cs []float64
+	for _, r := range got {
+		cs = append(cs, r.Count)
+	}
+	slices.Sort(cs)
+	return got, slices.Equal(cs, slices.Sorted(slices.Values(counts)))
 }
 
 // TestJavaAndGoShareANode runs Sentinel's Java ZookeeperDataSource and the
@@ -159,7 +168,16 @@ func TestJavaAndGoShareANode(t *testing.T) {
 
 	// Java writes the node; the Go source applies it.
 	fmt.Fprintln(java.stdin, `write [{"resource":"createOrder","grade":1,"count":77,"limitApp":"default","strategy":0,"controlBehavior":0}]`)
-	java.expect(t, func(l string) bool { return l == "written" })
+	// Java prints "written" from its main thread and its rules from its
+	// data source's listener thread: either may come first.
+	written, loaded := false, false
+	java.expect(t, func(l string) bool {
+		written = written || l == "written"
+		if _, ok := rulesLine(t, l, []float64{77}); ok {
+			loaded = true
+		}
+		return written && loaded
+	})
 	waitUntil(t, "Java's write is applied by Go", func() bool {
 		s, _ := applied.Last()
 		return slices.Equal(st.FlowCounts(s), []float64{77})
@@ -167,5 +185,4 @@ func TestJavaAndGoShareANode(t *testing.T) {
 	if s, _ := applied.Last(); s.Flow[0].Resource != "createOrder" || s.Flow[0].Grade != runtime.FlowGradeQPS {
 		t.Errorf("Go read %+v from Java's write", s.Flow[0])
 	}
-	java.rulesWith(t, 77)
 }
