@@ -81,6 +81,20 @@ func notMeasured(description string, missing string) verdict {
 	return verdict{goal: description, measured: missing + " missing", status: goalNotMeasured}
 }
 
+// pair returns the stats of benchmarks a and b, or the name of the first
+// one the run lacks.
+func pair(stats map[string]stat, a, b string) (sa, sb stat, missing string) {
+	sa, ok := stats[a]
+	if !ok {
+		return sa, sb, a
+	}
+	sb, ok = stats[b]
+	if !ok {
+		return sa, sb, b
+	}
+	return sa, sb, ""
+}
+
 func statusOf(ok bool) goalStatus {
 	if ok {
 		return goalMet
@@ -125,13 +139,9 @@ func noAllocs(description, name string) goal {
 // fasterBy: peer's median ns/op is at least factor times ours.
 func fasterBy(description, ours, peer string, factor float64) goal {
 	return goal{description: description, check: func(stats map[string]stat) verdict {
-		o, ok := stats[ours]
-		if !ok {
-			return notMeasured(description, ours)
-		}
-		p, ok := stats[peer]
-		if !ok {
-			return notMeasured(description, peer)
+		o, p, missing := pair(stats, ours, peer)
+		if missing != "" {
+			return notMeasured(description, missing)
 		}
 		if o.nsPerOp <= 0 {
 			return verdict{description, "0 ns/op baseline", goalNotMeasured}
@@ -144,13 +154,9 @@ func fasterBy(description, ours, peer string, factor float64) goal {
 // noSlowerThan: benchmark a's median ns/op is at most b's.
 func noSlowerThan(description, a, b string) goal {
 	return goal{description: description, check: func(stats map[string]stat) verdict {
-		sa, ok := stats[a]
-		if !ok {
-			return notMeasured(description, a)
-		}
-		sb, ok := stats[b]
-		if !ok {
-			return notMeasured(description, b)
+		sa, sb, missing := pair(stats, a, b)
+		if missing != "" {
+			return notMeasured(description, missing)
 		}
 		measured := formatNs(sa.nsPerOp) + " vs " + formatNs(sb.nsPerOp) + " ns/op"
 		return verdict{description, measured, statusOf(sa.nsPerOp <= sb.nsPerOp)}
@@ -160,13 +166,9 @@ func noSlowerThan(description, a, b string) goal {
 // atMostTimes: benchmark a's median ns/op is at most factor times b's.
 func atMostTimes(description, a, b string, factor float64) goal {
 	return goal{description: description, check: func(stats map[string]stat) verdict {
-		sa, ok := stats[a]
-		if !ok {
-			return notMeasured(description, a)
-		}
-		sb, ok := stats[b]
-		if !ok {
-			return notMeasured(description, b)
+		sa, sb, missing := pair(stats, a, b)
+		if missing != "" {
+			return notMeasured(description, missing)
 		}
 		if sb.nsPerOp <= 0 {
 			return verdict{description, "0 ns/op " + b, goalNotMeasured}
@@ -183,13 +185,9 @@ func atMostTimes(description, a, b string, factor float64) goal {
 // repetitions, taken minutes apart.
 func noSlowerEachRound(description, a, b string) goal {
 	return goal{description: description, check: func(stats map[string]stat) verdict {
-		sa, ok := stats[a]
-		if !ok {
-			return notMeasured(description, a)
-		}
-		sb, ok := stats[b]
-		if !ok {
-			return notMeasured(description, b)
+		sa, sb, missing := pair(stats, a, b)
+		if missing != "" {
+			return notMeasured(description, missing)
 		}
 		ratios := roundRatios(sa.rounds, sb.rounds)
 		if len(ratios) == 0 {
